@@ -1,0 +1,382 @@
+//! The host's view of one game variant: every module call, with typed errors.
+//!
+//! `GameHandle` wraps the stable-ABI game object, turning each `CallError` into a
+//! `ModuleError` that names the module and the function, and checking what the module
+//! returns where a wrong answer would otherwise become silent garbage (positions past a
+//! tier's size). It must not contain solving, storage or presentation logic.
+
+use gamesman_plugin_api::ffi::{CallErrorKind, CallResult, FfiProperties, GameBox, ScanRecord};
+use gamesman_plugin_api::{Game, Move, Player, Tier, TierPosition, UndoMove, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// A module call that failed: which module, which function, and why.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("game module '{module}' failed in {function}: {message}")]
+pub struct ModuleError {
+    /// The module's name.
+    pub module: String,
+    /// The API function that failed.
+    pub function: &'static str,
+    /// The kind of failure.
+    pub kind: CallErrorKind,
+    /// The message from the module or the adapter.
+    pub message: String,
+}
+
+/// Result of a module call.
+pub type ModuleResult<T> = Result<T, ModuleError>;
+
+/// One variant of a loaded (or statically linked) game. Cheap to clone; thread-safe.
+#[derive(Clone)]
+pub struct GameHandle {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    module: String,
+    variant: String,
+    game: GameBox,
+    props: FfiProperties,
+    sizes: RwLock<HashMap<Tier, u64>>,
+}
+
+impl std::fmt::Debug for GameHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GameHandle({} {})",
+            self.inner.module, self.inner.variant
+        )
+    }
+}
+
+impl GameHandle {
+    /// Wraps a game object handed out by a module.
+    pub fn new(module: String, variant: String, game: GameBox) -> Self {
+        let props = game.properties();
+        GameHandle {
+            inner: Arc::new(Inner {
+                module,
+                variant,
+                game,
+                props,
+                sizes: RwLock::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// Runs a statically linked `Game` through the same adapter a plugin uses (tests,
+    /// benchmarks). `variant` empty selects the default.
+    pub fn from_static<G: Game>(variant: &str) -> ModuleResult<Self> {
+        let game = match gamesman_plugin_api::export::new_game::<G>(variant) {
+            abi_stable::std_types::ROk(g) => g,
+            abi_stable::std_types::RErr(e) => {
+                return Err(ModuleError {
+                    module: G::NAME.into(),
+                    function: "new",
+                    kind: e.kind,
+                    message: e.message.into_string(),
+                })
+            }
+        };
+        let name = if variant.is_empty() {
+            G::variants()
+                .first()
+                .map(|v| v.name.clone())
+                .unwrap_or_default()
+        } else {
+            variant.to_string()
+        };
+        Ok(GameHandle::new(G::NAME.into(), name, game))
+    }
+
+    fn check<T>(&self, function: &'static str, r: CallResult<T>) -> ModuleResult<T> {
+        r.into_result().map_err(|e| ModuleError {
+            module: self.inner.module.clone(),
+            function,
+            kind: e.kind,
+            message: e.message.into_string(),
+        })
+    }
+
+    fn bad_output(&self, function: &'static str, message: String) -> ModuleError {
+        ModuleError {
+            module: self.inner.module.clone(),
+            function,
+            kind: CallErrorKind::BAD_OUTPUT,
+            message,
+        }
+    }
+
+    /// The module's name.
+    pub fn module_name(&self) -> &str {
+        &self.inner.module
+    }
+
+    /// The variant's name.
+    pub fn variant(&self) -> &str {
+        &self.inner.variant
+    }
+
+    /// What the variant declares about itself.
+    pub fn properties(&self) -> &FfiProperties {
+        &self.inner.props
+    }
+
+    /// Whether WinBy is stored and shown.
+    pub fn supports_winby(&self) -> bool {
+        self.inner.props.supports_winby
+    }
+
+    /// The raw stable-ABI object, for batch calls.
+    pub fn raw(&self) -> &GameBox {
+        &self.inner.game
+    }
+
+    /// The starting position, checked to lie in its tier.
+    pub fn initial_position(&self) -> ModuleResult<TierPosition> {
+        let p = self.check("initial_position", self.inner.game.initial_position())?;
+        self.check_position("initial_position", p)?;
+        Ok(p)
+    }
+
+    /// `tier_size(tier)`, cached.
+    pub fn tier_size(&self, tier: Tier) -> ModuleResult<u64> {
+        if let Some(&s) = self.inner.sizes.read().expect("size cache").get(&tier) {
+            return Ok(s);
+        }
+        let s = self.check("tier_size", self.inner.game.tier_size(tier))?;
+        self.inner
+            .sizes
+            .write()
+            .expect("size cache")
+            .insert(tier, s);
+        Ok(s)
+    }
+
+    /// Fails unless `p` is an index below its tier's size.
+    pub fn check_position(&self, function: &'static str, p: TierPosition) -> ModuleResult<()> {
+        let size = self.tier_size(p.tier)?;
+        if p.position >= size {
+            return Err(self.bad_output(
+                function,
+                format!(
+                    "returned position {} of tier {}, past the tier's size {size}",
+                    p.position, p.tier
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `primitive(p)`.
+    pub fn primitive(&self, p: TierPosition) -> ModuleResult<Value> {
+        self.check("primitive", self.inner.game.primitive(p))
+    }
+
+    /// `generate_moves(p)`, into a fresh vector (play, queries).
+    pub fn moves(&self, p: TierPosition) -> ModuleResult<Vec<Move>> {
+        let mut buf = vec![Move::default(); self.inner.props.max_moves as usize];
+        let n = self.check(
+            "generate_moves",
+            self.inner.game.generate_moves(p, buf.as_mut_slice().into()),
+        )?;
+        buf.truncate(n as usize);
+        Ok(buf)
+    }
+
+    /// `do_move(p, m)`, checked to land inside its tier.
+    pub fn do_move(&self, p: TierPosition, m: Move) -> ModuleResult<TierPosition> {
+        let c = self.check("do_move", self.inner.game.do_move(p, m))?;
+        self.check_position("do_move", c)?;
+        Ok(c)
+    }
+
+    /// `turn(p)`.
+    pub fn turn(&self, p: TierPosition) -> ModuleResult<Player> {
+        self.check("turn", self.inner.game.turn(p))
+    }
+
+    /// `is_legal(p)`.
+    pub fn is_legal(&self, p: TierPosition) -> ModuleResult<bool> {
+        self.check("is_legal", self.inner.game.is_legal(p))
+    }
+
+    /// `win_by(p)`.
+    pub fn win_by(&self, p: TierPosition) -> ModuleResult<i64> {
+        self.check("win_by", self.inner.game.win_by(p))
+    }
+
+    /// `score(p)`.
+    pub fn score(&self, p: TierPosition) -> ModuleResult<i64> {
+        self.check("score", self.inner.game.score(p))
+    }
+
+    /// The canonical form of `p` (identity when the game declares no symmetry).
+    pub fn canonical(&self, p: TierPosition) -> ModuleResult<TierPosition> {
+        if !self.inner.props.has_symmetry {
+            return Ok(p);
+        }
+        let c = self.check("canonical_position", self.inner.game.canonical_position(p))?;
+        if c.tier != p.tier {
+            return Err(self.bad_output(
+                "canonical_position",
+                format!("moved position {p} to another tier ({})", c.tier),
+            ));
+        }
+        self.check_position("canonical_position", c)?;
+        Ok(c)
+    }
+
+    /// `tier_children(tier)`.
+    pub fn tier_children(&self, tier: Tier) -> ModuleResult<Vec<Tier>> {
+        let mut buf = vec![Tier::default(); self.inner.props.max_tier_children as usize];
+        let n = self.check(
+            "tier_children",
+            self.inner
+                .game
+                .tier_children(tier, buf.as_mut_slice().into()),
+        )?;
+        buf.truncate(n as usize);
+        Ok(buf)
+    }
+
+    /// `tier_name(tier)`.
+    pub fn tier_name(&self, tier: Tier) -> ModuleResult<String> {
+        Ok(self
+            .check("tier_name", self.inner.game.tier_name(tier))?
+            .into_string())
+    }
+
+    /// `generate_undo_moves_to_tier(p, tier)`.
+    pub fn undo_moves(&self, p: TierPosition, tier: Tier) -> ModuleResult<Vec<UndoMove>> {
+        let mut buf = vec![UndoMove::default(); self.inner.props.max_undo_moves as usize];
+        let n = self.check(
+            "generate_undo_moves_to_tier",
+            self.inner
+                .game
+                .undo_moves_to_tier(p, tier, buf.as_mut_slice().into()),
+        )?;
+        buf.truncate(n as usize);
+        Ok(buf)
+    }
+
+    /// `undo_move(p, u)` (unchecked: the validator inspects raw results).
+    pub fn undo_move(&self, p: TierPosition, u: UndoMove) -> ModuleResult<TierPosition> {
+        self.check("undo_move", self.inner.game.undo_move(p, u))
+    }
+
+    /// `board_to_text(p)`.
+    pub fn board_to_text(&self, p: TierPosition) -> ModuleResult<String> {
+        Ok(self
+            .check("board_to_text", self.inner.game.board_to_text(p))?
+            .into_string())
+    }
+
+    /// `move_to_text(p, m)`.
+    pub fn move_to_text(&self, p: TierPosition, m: Move) -> ModuleResult<String> {
+        Ok(self
+            .check("move_to_text", self.inner.game.move_to_text(p, m))?
+            .into_string())
+    }
+
+    /// `text_to_move(p, text)`: the outer error is a module failure, the inner one the
+    /// module's message about bad input.
+    pub fn text_to_move(&self, p: TierPosition, text: &str) -> ModuleResult<Result<Move, String>> {
+        let r = self.check("text_to_move", self.inner.game.text_to_move(p, text.into()))?;
+        Ok(r.into_result().map_err(|e| e.into_string()))
+    }
+
+    /// `position_to_text(p)`.
+    pub fn position_to_text(&self, p: TierPosition) -> ModuleResult<String> {
+        Ok(self
+            .check("position_to_text", self.inner.game.position_to_text(p))?
+            .into_string())
+    }
+
+    /// `text_to_position(text)`, checked to lie in its tier.
+    pub fn text_to_position(&self, text: &str) -> ModuleResult<Result<TierPosition, String>> {
+        let r = self.check(
+            "text_to_position",
+            self.inner.game.text_to_position(text.into()),
+        )?;
+        match r.into_result() {
+            Ok(p) => {
+                self.check_position("text_to_position", p)?;
+                Ok(Ok(p))
+            }
+            Err(e) => Ok(Err(e.into_string())),
+        }
+    }
+
+    /// The solver's scan of `out.len()` positions of `tier` from index `first`.
+    pub fn scan_batch(&self, tier: Tier, first: u64, out: &mut [ScanRecord]) -> ModuleResult<()> {
+        self.check(
+            "scan_batch",
+            self.inner.game.scan_batch(tier, first, out.into()),
+        )?;
+        for (i, r) in out.iter().enumerate() {
+            if r.value != ScanRecord::SKIP && r.value > Value::TIE.0 {
+                return Err(self.bad_output(
+                    "primitive",
+                    format!(
+                        "returned value code {} at {}:{}",
+                        r.value,
+                        tier,
+                        first + i as u64
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Distinct canonical parents in `parent_tier` of each of `children` (of
+    /// `child_tier`); `parents` must hold `max_undo_moves` per child.
+    pub fn parents_batch(
+        &self,
+        child_tier: Tier,
+        children: &[u64],
+        parent_tier: Tier,
+        parents: &mut [u64],
+        counts: &mut [u32],
+    ) -> ModuleResult<()> {
+        self.check(
+            "parents_batch",
+            self.inner.game.parents_batch(
+                child_tier,
+                children.into(),
+                parent_tier,
+                parents.into(),
+                counts.into(),
+            ),
+        )
+    }
+
+    /// Distinct canonical children of each of `positions` (of `tier`); `children`
+    /// must hold `max_moves` per position.
+    pub fn children_batch(
+        &self,
+        tier: Tier,
+        positions: &[u64],
+        children: &mut [TierPosition],
+        counts: &mut [u32],
+    ) -> ModuleResult<()> {
+        self.check(
+            "children_batch",
+            self.inner
+                .game
+                .children_batch(tier, positions.into(), children.into(), counts.into()),
+        )
+    }
+
+    /// The distinct canonical children of one position (empty for primitives).
+    pub fn children(&self, p: TierPosition) -> ModuleResult<Vec<TierPosition>> {
+        let mut buf = vec![TierPosition::default(); self.inner.props.max_moves as usize];
+        let mut count = [0u32];
+        self.children_batch(p.tier, &[p.position], &mut buf, &mut count)?;
+        buf.truncate(count[0] as usize);
+        Ok(buf)
+    }
+}

@@ -1,0 +1,11 @@
+//! The gamesman host as a library: loading modules, the tier graph, the solver, the
+//! databases, and the commands built on them. The `host` binary is a thin CLI over it;
+//! tools (the validator) and tests reuse it.
+
+pub mod game;
+pub mod info;
+pub mod loader;
+pub mod tier;
+
+pub use game::{GameHandle, ModuleError, ModuleResult};
+pub use loader::{load, LoadError, Module};

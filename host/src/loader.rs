@@ -1,0 +1,300 @@
+//! Finding and loading a game module (`.so`) and opening one of its variants.
+//!
+//! Every way a plugin file can be wrong ends here as one typed `LoadError` whose
+//! message is one paragraph a user can act on; abi_stable's long layout reports go to
+//! the debug log only. Modules are never unloaded (abi_stable keeps them for the
+//! process). This file must not call into a game beyond metadata and construction.
+
+use crate::game::GameHandle;
+use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
+use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a module could not be loaded or a variant not opened.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// No file at the path, or no module of that name next to the host binary.
+    #[error("no game module at {}{}. Give a path to a .so file, or the bare name of a module built next to the host binary (for example --plugin mtttier for libmtttier.so).", path.display(), searched_note(searched))]
+    NotFound {
+        /// What was asked for.
+        path: PathBuf,
+        /// Where a bare name was looked for.
+        searched: Vec<PathBuf>,
+    },
+    /// The file exists but the dynamic loader refuses it.
+    #[error("{} is not a shared library the host can load ({reason}). A game module is the .so file that `cargo build --release` writes for a crate with crate-type cdylib.", path.display())]
+    NotALibrary {
+        /// The file.
+        path: PathBuf,
+        /// What the dynamic loader said.
+        reason: String,
+    },
+    /// A shared library, but without the game-module entry point.
+    #[error("{} is a shared library but not a game module: it exports no gamesman root module. Modules call gamesman_plugin_api::export_game!(YourGame) in their crate root.", path.display())]
+    NotAModule {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Built against a plugin-api version this host cannot use.
+    #[error("{} was built against gamesman-plugin-api {module_version}, but this host uses {host_version}; the two are not compatible. Rebuild the module against plugin-api {host_version}.", path.display())]
+    IncompatibleVersion {
+        /// The file.
+        path: PathBuf,
+        /// plugin-api version of the module.
+        module_version: String,
+        /// plugin-api version of the host.
+        host_version: String,
+    },
+    /// Same version number but the types differ (a modified plugin-api).
+    #[error("{} does not match this host's plugin ABI: {detail}. The module was built against a different or modified gamesman-plugin-api; rebuild it against plugin-api {host_version} (RUST_LOG=debug shows the full layout report).", path.display())]
+    IncompatibleLayout {
+        /// The file.
+        path: PathBuf,
+        /// The last line of abi_stable's report.
+        detail: String,
+        /// plugin-api version of the host.
+        host_version: String,
+    },
+    /// The module's ABI generation differs from the host's.
+    #[error("{} speaks plugin ABI generation {module}, this host speaks {host}. Rebuild the module against the host's gamesman-plugin-api.", path.display())]
+    AbiGeneration {
+        /// The file.
+        path: PathBuf,
+        /// The module's `ABI_VERSION`.
+        module: u32,
+        /// The host's `ABI_VERSION`.
+        host: u32,
+    },
+    /// The module failed while starting up.
+    #[error("the game module {} failed while loading: {message}", path.display())]
+    InitFailed {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The variant name is not one the module offers.
+    #[error("module '{module}' has no variant '{variant}'. Its variants are: {}.", available.join(", "))]
+    UnknownVariant {
+        /// The module's name.
+        module: String,
+        /// What was asked for.
+        variant: String,
+        /// The module's own message.
+        message: String,
+        /// The variants it offers.
+        available: Vec<String>,
+    },
+}
+
+fn searched_note(searched: &[PathBuf]) -> String {
+    if searched.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = searched.iter().map(|p| p.display().to_string()).collect();
+        format!(" (looked for {})", list.join(", "))
+    }
+}
+
+/// A loaded module: its file and metadata. Cheap to clone.
+#[derive(Clone)]
+pub struct Module {
+    /// The file it was loaded from.
+    pub path: PathBuf,
+    /// Its metadata.
+    pub info: Arc<FfiModuleInfo>,
+    root: GameModuleRef,
+}
+
+impl std::fmt::Debug for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Module")
+            .field("path", &self.path)
+            .field("name", &self.info.name)
+            .finish()
+    }
+}
+
+/// The plugin-api version this host was built with.
+pub fn host_api_version() -> String {
+    GameModuleRef::VERSION_STRINGS.version.to_string()
+}
+
+/// Where a bare module name is looked for: next to the running `host` binary (and, for
+/// test and bench binaries under `target/*/deps`, in the directory above).
+fn candidates(name: &str) -> Vec<PathBuf> {
+    let file = format!("lib{name}.so");
+    let mut out = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            out.push(dir.join(&file));
+            if dir.file_name().is_some_and(|n| n == "deps") {
+                if let Some(up) = dir.parent() {
+                    out.push(up.join(&file));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Resolves `--plugin`: a path (contains `/` or ends in `.so`) or a bare module name.
+pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
+    let as_path = Path::new(spec);
+    if as_path.is_file() || spec.contains('/') || spec.ends_with(".so") {
+        if as_path.is_file() {
+            return Ok(as_path.to_path_buf());
+        }
+        return Err(LoadError::NotFound {
+            path: as_path.to_path_buf(),
+            searched: vec![],
+        });
+    }
+    let searched = candidates(spec);
+    searched
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .ok_or(LoadError::NotFound {
+            path: as_path.to_path_buf(),
+            searched,
+        })
+}
+
+/// Loads the module named or found at `spec`.
+pub fn load(spec: &str) -> Result<Module, LoadError> {
+    let path = resolve(spec)?;
+    load_path(&path)
+}
+
+/// Loads the module at `path`.
+pub fn load_path(path: &Path) -> Result<Module, LoadError> {
+    let path = path.to_path_buf();
+    let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
+    let root = header
+        .init_root_module::<GameModuleRef>()
+        .map_err(|e| classify(&path, e))?;
+    let abi = root.abi_version();
+    if abi != ABI_VERSION {
+        return Err(LoadError::AbiGeneration {
+            path,
+            module: abi,
+            host: ABI_VERSION,
+        });
+    }
+    let info = match (root.info())() {
+        abi_stable::std_types::ROk(i) => i,
+        abi_stable::std_types::RErr(e) => {
+            return Err(LoadError::InitFailed {
+                path,
+                message: e.message.into_string(),
+            })
+        }
+    };
+    log::debug!("loaded module '{}' from {}", info.name, path.display());
+    Ok(Module {
+        path,
+        info: Arc::new(info),
+        root,
+    })
+}
+
+fn classify(path: &Path, e: LibraryError) -> LoadError {
+    log::debug!("abi_stable reported for {}: {e}", path.display());
+    let path = path.to_path_buf();
+    match e {
+        LibraryError::OpenError { err, .. } => LoadError::NotALibrary {
+            path,
+            reason: err.to_string(),
+        },
+        LibraryError::GetSymbolError { .. } => LoadError::NotAModule { path },
+        LibraryError::IncompatibleVersionNumber {
+            expected_version,
+            actual_version,
+            ..
+        } => LoadError::IncompatibleVersion {
+            path,
+            module_version: actual_version.to_string(),
+            host_version: expected_version.to_string(),
+        },
+        LibraryError::ParseVersionError(v) => LoadError::IncompatibleVersion {
+            path,
+            module_version: format!("(unreadable: {v})"),
+            host_version: host_api_version(),
+        },
+        LibraryError::AbiInstability(report) => {
+            let text = report.to_string();
+            let detail = text
+                .lines()
+                .rev()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("layouts differ")
+                .to_string();
+            LoadError::IncompatibleLayout {
+                path,
+                detail,
+                host_version: host_api_version(),
+            }
+        }
+        LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
+            LoadError::IncompatibleLayout {
+                path,
+                detail: "it was built with an abi_stable other than 0.11".into(),
+                host_version: host_api_version(),
+            }
+        }
+        LibraryError::RootModule { err, .. } => LoadError::InitFailed {
+            path,
+            message: err.to_string().trim().to_string(),
+        },
+        other => LoadError::InitFailed {
+            path,
+            message: other.to_string().trim().to_string(),
+        },
+    }
+}
+
+impl Module {
+    /// The module's short name.
+    pub fn name(&self) -> &str {
+        self.info.name.as_str()
+    }
+
+    /// The names of its variants, default first.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.info
+            .variants
+            .iter()
+            .map(|v| v.name.to_string())
+            .collect()
+    }
+
+    /// Opens a variant (`None`: the default).
+    pub fn open(&self, variant: Option<&str>) -> Result<GameHandle, LoadError> {
+        let requested = variant.unwrap_or("");
+        match (self.root.new_game())(requested.into()) {
+            abi_stable::std_types::ROk(game) => {
+                let name = if requested.is_empty() {
+                    self.variant_names().into_iter().next().unwrap_or_default()
+                } else {
+                    requested.to_string()
+                };
+                Ok(GameHandle::new(self.name().to_string(), name, game))
+            }
+            abi_stable::std_types::RErr(e) if e.kind == CallErrorKind::BAD_VARIANT => {
+                Err(LoadError::UnknownVariant {
+                    module: self.name().to_string(),
+                    variant: requested.to_string(),
+                    message: e.message.into_string(),
+                    available: self.variant_names(),
+                })
+            }
+            abi_stable::std_types::RErr(e) => Err(LoadError::InitFailed {
+                path: self.path.clone(),
+                message: e.message.into_string(),
+            }),
+        }
+    }
+}
