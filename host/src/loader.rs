@@ -144,7 +144,8 @@ pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
     let as_path = Path::new(spec);
     if as_path.is_file() || spec.contains('/') || spec.ends_with(".so") {
         if as_path.is_file() {
-            return Ok(as_path.to_path_buf());
+            // dlopen searches the library path for names without a slash.
+            return Ok(as_path.canonicalize().unwrap_or_else(|_| as_path.to_path_buf()));
         }
         return Err(LoadError::NotFound {
             path: as_path.to_path_buf(),
