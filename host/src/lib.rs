@@ -2,9 +2,11 @@
 //! databases, and the commands built on them. The `host` binary is a thin CLI over it;
 //! tools (the validator) and tests reuse it.
 
+pub mod db;
 pub mod game;
 pub mod info;
 pub mod loader;
+pub mod record;
 pub mod tier;
 
 pub use game::{GameHandle, ModuleError, ModuleResult};

@@ -395,6 +395,7 @@ impl<G: Game> FfiGame for Adapter<G> {
                 }
                 let v = check_value(self.game.primitive(p), "primitive")?;
                 rec.value = v.0;
+                rec.turn = self.game.turn(p).0;
                 if v == Value::UNDECIDED {
                     self.children_of(p, &allowed, &mut moves, &mut kids)?;
                     rec.children = kids.len() as u32;

@@ -115,6 +115,8 @@ pub struct ScanRecord {
     /// `ScanRecord::SKIP` for illegal and non-canonical positions, otherwise the
     /// primitive value (`Value::UNDECIDED` when the game goes on).
     pub value: u8,
+    /// Whose turn it is (`Player` code) for positions that are not skipped.
+    pub turn: u8,
     /// Number of distinct (canonical) children; 0 for primitives and skipped positions.
     pub children: u32,
     /// The module's WinBy for primitives and positions without moves, when supported.
