@@ -6,7 +6,10 @@ pub mod db;
 pub mod game;
 pub mod info;
 pub mod loader;
+pub mod outcome;
+pub mod progress;
 pub mod record;
+pub mod solver;
 pub mod tier;
 
 pub use game::{GameHandle, ModuleError, ModuleResult};

@@ -145,7 +145,9 @@ pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
     if as_path.is_file() || spec.contains('/') || spec.ends_with(".so") {
         if as_path.is_file() {
             // dlopen searches the library path for names without a slash.
-            return Ok(as_path.canonicalize().unwrap_or_else(|_| as_path.to_path_buf()));
+            return Ok(as_path
+                .canonicalize()
+                .unwrap_or_else(|_| as_path.to_path_buf()));
         }
         return Err(LoadError::NotFound {
             path: as_path.to_path_buf(),
@@ -224,21 +226,11 @@ fn classify(path: &Path, e: LibraryError) -> LoadError {
             module_version: format!("(unreadable: {v})"),
             host_version: host_api_version(),
         },
-        LibraryError::AbiInstability(report) => {
-            let text = report.to_string();
-            let detail = text
-                .lines()
-                .rev()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("layouts differ")
-                .to_string();
-            LoadError::IncompatibleLayout {
-                path,
-                detail,
-                host_version: host_api_version(),
-            }
-        }
+        LibraryError::AbiInstability(report) => LoadError::IncompatibleLayout {
+            path,
+            detail: first_layout_error(&report.to_string()),
+            host_version: host_api_version(),
+        },
         LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
             LoadError::IncompatibleLayout {
                 path,
@@ -255,6 +247,35 @@ fn classify(path: &Path, e: LibraryError) -> LoadError {
             message: other.to_string().trim().to_string(),
         },
     }
+}
+
+/// The first error of abi_stable's layout report, in one line ("too many fields:
+/// expected 4, found 3"), so the user sees what differs without a thousand lines.
+fn first_layout_error(report: &str) -> String {
+    let lines: Vec<&str> = report
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let Some(at) = lines.iter().position(|l| l.starts_with("Error:")) else {
+        return "the type layouts differ".into();
+    };
+    let mut out = lines[at].trim_start_matches("Error:").to_string();
+    let mut rest = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("Error:"));
+    while let Some(l) = rest.next() {
+        if *l == "Expected:" || *l == "Found:" {
+            if let Some(v) = rest.next() {
+                out.push_str(&format!(
+                    "; {} {}",
+                    l.trim_end_matches(':').to_lowercase(),
+                    v
+                ));
+            }
+        }
+    }
+    out
 }
 
 impl Module {

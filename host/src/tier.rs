@@ -72,7 +72,7 @@ impl TierGraph {
         let mut stack: Vec<(Tier, usize)> = vec![(root, 0)];
         state.insert(root, 1);
         while let Some(&mut (t, ref mut next)) = stack.last_mut() {
-            if !children_of.contains_key(&t) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = children_of.entry(t) {
                 let all = game.tier_children(t)?;
                 if all.contains(&BAD_TIER) {
                     return Err(TierGraphError::BadTierChild(t));
@@ -84,7 +84,7 @@ impl TierGraph {
                         kids.push(c);
                     }
                 }
-                children_of.insert(t, (kids, loopy));
+                slot.insert((kids, loopy));
             }
             let kids = &children_of[&t].0;
             if *next < kids.len() {

@@ -554,8 +554,7 @@ impl FileDb {
         Ok(Some(r))
     }
 
-    /// Removes leftovers of writes that were interrupted.
-    pub fn remove_temporaries(&self) -> DbResult<usize> {
+    fn remove_temporaries_in_dir(&self) -> DbResult<usize> {
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return Ok(0);
         };
@@ -654,6 +653,10 @@ impl Database for FileDb {
             }
         }
         Ok(())
+    }
+
+    fn remove_temporaries(&self) -> DbResult<usize> {
+        self.remove_temporaries_in_dir()
     }
 
     fn stored_tiers(&self) -> DbResult<Vec<Tier>> {

@@ -98,6 +98,10 @@ pub trait Database: Send + Sync {
     fn clear(&self) -> DbResult<()>;
     /// The tiers stored.
     fn stored_tiers(&self) -> DbResult<Vec<Tier>>;
+    /// Removes what interrupted writes left behind; returns how many files.
+    fn remove_temporaries(&self) -> DbResult<usize> {
+        Ok(0)
+    }
 }
 
 /// Opens the database a resource string names for one game and variant.

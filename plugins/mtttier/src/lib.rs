@@ -82,7 +82,7 @@ impl MttTier {
 
     /// The piece of the player to move (X moves first).
     fn to_move(t: Tier) -> u8 {
-        if placed(t) % 2 == 0 {
+        if placed(t).is_multiple_of(2) {
             X
         } else {
             O

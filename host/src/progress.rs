@@ -1,0 +1,163 @@
+//! Showing a solve's progress: bars (overall and per tier, with positions/s and ETA)
+//! when stderr is a terminal, log lines otherwise. Presentation only.
+
+use crate::solver::SolveProgress;
+use crate::tier::{TierGraph, TierNode};
+use gamesman_plugin_api::Tier;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The reporter that fits where stderr goes.
+pub fn for_stderr() -> Box<dyn SolveProgress> {
+    if std::io::stderr().is_terminal() {
+        Box::new(Bars::new())
+    } else {
+        Box::new(Lines)
+    }
+}
+
+fn rate(positions: u64, took: Duration) -> String {
+    let s = took.as_secs_f64();
+    if s <= 0.0 {
+        "-".into()
+    } else {
+        human(positions as f64 / s)
+    }
+}
+
+/// A number with a k/M/G suffix.
+pub fn human(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2}G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// Log lines, one per tier.
+pub struct Lines;
+
+impl SolveProgress for Lines {
+    fn start(&self, graph: &TierGraph, to_solve: u64) {
+        log::info!(
+            "{} tiers, {} positions; {} positions to solve",
+            graph.order.len(),
+            graph.total_positions(),
+            to_solve
+        );
+    }
+    fn reused(&self, node: &TierNode) {
+        log::debug!("tier {} ({}) is already solved", node.tier, node.name);
+    }
+    fn corrupt(&self, node: &TierNode, reason: &str) {
+        log::warn!(
+            "tier {} ({}) is stored but unusable ({reason}); solving it again",
+            node.tier,
+            node.name
+        );
+    }
+    fn tier_started(&self, node: &TierNode) {
+        log::debug!(
+            "solving tier {} ({}), {} positions",
+            node.tier,
+            node.name,
+            node.size
+        );
+    }
+    fn advance(&self, _: &TierNode, _: u64) {}
+    fn tier_finished(&self, node: &TierNode, took: Duration) {
+        log::info!(
+            "solved tier {} ({}): {} positions in {:.2?} ({} positions/s)",
+            node.tier,
+            node.name,
+            node.size,
+            took,
+            rate(node.size, took)
+        );
+    }
+    fn finish(&self) {}
+}
+
+/// Progress bars: one overall, one per tier being solved.
+pub struct Bars {
+    multi: MultiProgress,
+    overall: Mutex<Option<ProgressBar>>,
+    tiers: Mutex<HashMap<Tier, ProgressBar>>,
+}
+
+impl Bars {
+    /// Bars drawn on stderr.
+    pub fn new() -> Self {
+        Bars {
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+            overall: Mutex::new(None),
+            tiers: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Default for Bars {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SolveProgress for Bars {
+    fn start(&self, graph: &TierGraph, to_solve: u64) {
+        let bar = self.multi.add(ProgressBar::new(to_solve));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>8} [{bar:40}] {human_pos}/{human_len} positions {per_sec} ETA {eta}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(format!("{} tiers", graph.order.len()));
+        *self.overall.lock().expect("bars") = Some(bar);
+    }
+    fn reused(&self, _: &TierNode) {}
+    fn corrupt(&self, node: &TierNode, reason: &str) {
+        let _ = self.multi.println(format!(
+            "tier {} ({}) is stored but unusable ({reason}); solving it again",
+            node.tier, node.name
+        ));
+    }
+    fn tier_started(&self, node: &TierNode) {
+        let bar = self.multi.add(ProgressBar::new(node.size));
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>8} [{bar:40}] {human_pos}/{human_len} {msg}")
+                .expect("template")
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(format!("tier {}", node.tier));
+        bar.set_message(node.name.clone());
+        self.tiers.lock().expect("bars").insert(node.tier, bar);
+    }
+    fn advance(&self, node: &TierNode, positions: u64) {
+        if let Some(b) = self.tiers.lock().expect("bars").get(&node.tier) {
+            b.inc(positions);
+        }
+    }
+    fn tier_finished(&self, node: &TierNode, took: Duration) {
+        if let Some(b) = self.tiers.lock().expect("bars").remove(&node.tier) {
+            b.finish_and_clear();
+            self.multi.remove(&b);
+        }
+        if let Some(o) = self.overall.lock().expect("bars").as_ref() {
+            o.inc(node.size);
+        }
+        let _ = took;
+    }
+    fn finish(&self) {
+        if let Some(o) = self.overall.lock().expect("bars").take() {
+            o.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Solving a whole game: tiers in the order of the tier DAG (children first), each
+//! level's tiers at once, every finished tier stored before its parents start.
+//!
+//! A run first checks what the database already holds: valid tiers are kept, corrupt
+//! or truncated ones are reported and solved again, and the solve resumes at the first
+//! tier without a valid file. Child tiers are loaded once and shared by every parent
+//! that needs them, and dropped when no unsolved parent is left. This file decides
+//! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
+
+pub mod frontier;
+pub mod retrograde;
+pub mod winby;
+
+use crate::db::{Database, DbError, TierMeta, TierStatus};
+use crate::game::{GameHandle, ModuleError};
+use crate::record::{Record, TierRecords};
+use crate::tier::{TierGraph, TierGraphError, TierNode};
+use frontier::ChildFrontier;
+use gamesman_plugin_api::{Tier, TierPosition};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The module failed or returned something impossible.
+    #[error(transparent)]
+    Module(#[from] ModuleError),
+    /// The tier graph is not a DAG (or the module failed describing it).
+    #[error(transparent)]
+    Graph(#[from] TierGraphError),
+    /// Reading or writing the database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A remoteness too large for the record format.
+    #[error("tier {0} has a remoteness above {max}, the most a record holds", max = crate::record::MAX_REMOTENESS)]
+    RemotenessOverflow(Tier),
+    /// A WinBy that does not fit the stored 32 bits.
+    #[error("the module's WinBy {winby} at position {position} does not fit in 32 bits")]
+    WinByOverflow {
+        /// The position.
+        position: TierPosition,
+        /// Its margin.
+        winby: i64,
+    },
+    /// A tier too large to hold in memory on this platform.
+    #[error("tier {0} has {1} positions, more than this machine can address")]
+    TooLarge(Tier, u64),
+}
+
+/// How to report a solve as it goes.
+pub trait SolveProgress: Sync {
+    /// The solve starts: the graph, and how many positions must be solved.
+    fn start(&self, graph: &TierGraph, to_solve: u64);
+    /// A stored tier is valid and kept.
+    fn reused(&self, node: &TierNode);
+    /// A stored tier is unusable and will be solved again.
+    fn corrupt(&self, node: &TierNode, reason: &str);
+    /// A tier starts.
+    fn tier_started(&self, node: &TierNode);
+    /// Positions of a tier were scanned.
+    fn advance(&self, node: &TierNode, positions: u64);
+    /// A tier is solved and stored.
+    fn tier_finished(&self, node: &TierNode, took: Duration);
+    /// The solve is over.
+    fn finish(&self);
+}
+
+/// A progress reporter that says nothing.
+pub struct Silent;
+
+impl SolveProgress for Silent {
+    fn start(&self, _: &TierGraph, _: u64) {}
+    fn reused(&self, _: &TierNode) {}
+    fn corrupt(&self, _: &TierNode, _: &str) {}
+    fn tier_started(&self, _: &TierNode) {}
+    fn advance(&self, _: &TierNode, _: u64) {}
+    fn tier_finished(&self, _: &TierNode, _: Duration) {}
+    fn finish(&self) {}
+}
+
+/// Options of a solve.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Forget what the database holds and solve every tier again.
+    pub force: bool,
+}
+
+/// What a solve did.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// Tiers reachable from the initial tier.
+    pub tiers: usize,
+    /// Tiers solved in this run.
+    pub tiers_solved: usize,
+    /// Tiers kept from an earlier run.
+    pub tiers_reused: usize,
+    /// Positions (tier sizes) solved in this run.
+    pub positions_solved: u64,
+    /// Positions in all tiers.
+    pub positions_total: u64,
+    /// Wall time of this run.
+    pub elapsed: Duration,
+    /// The initial position (canonical).
+    pub initial: TierPosition,
+    /// Its record.
+    pub initial_record: Record,
+}
+
+/// The metadata the database stores for a tier.
+pub fn meta_of(node: &TierNode) -> TierMeta {
+    TierMeta {
+        tier: node.tier,
+        name: node.name.clone(),
+        size: node.size,
+    }
+}
+
+/// Solves every tier reachable from the initial tier that `db` does not already hold.
+pub fn solve(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &SolveOptions,
+    progress: &dyn SolveProgress,
+) -> Result<SolveReport, SolveError> {
+    let started = Instant::now();
+    let graph = TierGraph::discover(game)?;
+    if options.force {
+        db.clear()?;
+    }
+    let removed = db.remove_temporaries()?;
+    if removed > 0 {
+        log::info!("removed {removed} unfinished tier files left by an interrupted solve");
+    }
+
+    let statuses: Vec<TierStatus> = graph
+        .order
+        .iter()
+        .map(|n| db.verify_tier(&meta_of(n)))
+        .collect::<Result<_, _>>()?;
+    let mut todo: HashMap<Tier, bool> = HashMap::new();
+    for (node, status) in graph.order.iter().zip(&statuses) {
+        match status {
+            TierStatus::Valid => progress.reused(node),
+            TierStatus::Corrupt(reason) => {
+                progress.corrupt(node, reason);
+                todo.insert(node.tier, true);
+            }
+            TierStatus::Missing => {
+                todo.insert(node.tier, true);
+            }
+        }
+    }
+    let to_solve: u64 = graph
+        .order
+        .iter()
+        .filter(|n| todo.contains_key(&n.tier))
+        .map(|n| n.size)
+        .sum();
+    progress.start(&graph, to_solve);
+
+    // How many unsolved parents still need each tier's records.
+    let mut waiting: HashMap<Tier, usize> = HashMap::new();
+    for n in graph.order.iter().filter(|n| todo.contains_key(&n.tier)) {
+        for c in &n.children {
+            *waiting.entry(*c).or_default() += 1;
+        }
+    }
+    let cache: Mutex<HashMap<Tier, Arc<TierRecords>>> = Mutex::new(HashMap::new());
+
+    for level in graph.levels() {
+        let nodes: Vec<&TierNode> = level
+            .iter()
+            .filter_map(|t| graph.get(*t))
+            .filter(|n| todo.contains_key(&n.tier))
+            .collect();
+        if nodes.is_empty() {
+            continue;
+        }
+        // Load every child tier this level needs once, before its tiers start.
+        for n in &nodes {
+            for c in &n.children {
+                let have = cache.lock().expect("tier cache").contains_key(c);
+                if !have {
+                    let child = graph.get(*c).expect("children are in the graph");
+                    let records = db.load_tier(&meta_of(child))?;
+                    cache.lock().expect("tier cache").insert(*c, records);
+                }
+            }
+        }
+        let solved: Vec<(Tier, Arc<TierRecords>)> = nodes
+            .par_iter()
+            .map(|node| -> Result<(Tier, Arc<TierRecords>), SolveError> {
+                let t0 = Instant::now();
+                progress.tier_started(node);
+                let children: Vec<ChildFrontier> = {
+                    let cache = cache.lock().expect("tier cache");
+                    node.children
+                        .iter()
+                        .map(|c| ChildFrontier::new(*c, cache[c].clone()))
+                        .collect()
+                };
+                let records = solve_one(game, node, &children, &|k| progress.advance(node, k))?;
+                db.store_tier(&meta_of(node), &records)?;
+                progress.tier_finished(node, t0.elapsed());
+                Ok((node.tier, Arc::new(records)))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut cache = cache.lock().expect("tier cache");
+        for n in &nodes {
+            for c in &n.children {
+                let left = waiting.get_mut(c).expect("counted above");
+                *left -= 1;
+                if *left == 0 {
+                    cache.remove(c);
+                }
+            }
+        }
+        for (t, records) in solved {
+            if waiting.get(&t).copied().unwrap_or(0) > 0 {
+                cache.insert(t, records);
+            }
+        }
+    }
+    progress.finish();
+
+    let initial = game.canonical(game.initial_position()?)?;
+    let initial_record = db.lookup(initial)?.unwrap_or(Record::UNSOLVED);
+    let solved_nodes = graph.order.iter().filter(|n| todo.contains_key(&n.tier));
+    Ok(SolveReport {
+        tiers: graph.order.len(),
+        tiers_solved: todo.len(),
+        tiers_reused: graph.order.len() - todo.len(),
+        positions_solved: solved_nodes.map(|n| n.size).sum(),
+        positions_total: graph.total_positions(),
+        elapsed: started.elapsed(),
+        initial,
+        initial_record,
+    })
+}
+
+/// Solves one tier from its solved children: values, then WinBy where supported.
+pub fn solve_one(
+    game: &GameHandle,
+    node: &TierNode,
+    children: &[ChildFrontier],
+    tick: retrograde::Tick<'_>,
+) -> Result<TierRecords, SolveError> {
+    let (mut records, state) = retrograde::solve_tier(game, node, children, tick)?;
+    if game.supports_winby() {
+        records.winby = Some(winby::winby_pass(
+            game,
+            node,
+            &state,
+            &records.values,
+            children,
+        )?);
+    }
+    Ok(records)
+}

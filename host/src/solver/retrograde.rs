@@ -1,0 +1,433 @@
+//! Solving one tier: the retrograde loopy solver of the Tier Gamesman seed.
+//!
+//! 1. Scan: every position of the tier is checked (legal, canonical), primitives and
+//!    positions without moves are decided at once, the rest get a child counter.
+//! 2. Win/lose: frontier levels in increasing remoteness, seeded by the solved child
+//!    tiers and the tier's own decided positions; values flow to parents through undo
+//!    moves (no parent pointers). A parent with a child that is a loss for the player
+//!    moving there wins at once (so wins take the shortest path); a parent whose
+//!    counter of children reaches zero loses (at the level of its longest child).
+//! 3. Ties flow the same way after wins and losses; what is still undecided is a draw.
+//!
+//! When a move leaves the same player to move (go-again moves, every move of a puzzle)
+//! the child's value is not inverted. Levels are processed in parallel with atomic
+//! counters; results do not depend on the thread count. This file must not touch
+//! databases or presentation.
+
+use super::frontier::{ChildFrontier, OwnFrontier};
+use super::SolveError;
+use crate::game::GameHandle;
+use crate::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
+use crate::tier::TierNode;
+use gamesman_plugin_api::ffi::ScanRecord;
+use gamesman_plugin_api::{Player, Tier, TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::*};
+
+/// Counter of a position the solver skips (illegal or not canonical).
+const SKIP: u32 = u32::MAX;
+/// Counter of a decided position.
+const DECIDED: u32 = u32::MAX - 1;
+/// Positions per scan call into the module.
+const SCAN_CHUNK: usize = 2048;
+/// Frontier positions per parents call into the module.
+const PARENT_CHUNK: usize = 512;
+
+/// How values flow from a child to a parent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Two players alternate on every move: always invert.
+    Alternate,
+    /// A puzzle: never invert.
+    Puzzle,
+    /// Go-again moves: invert only when the player to move changes.
+    ByTurn,
+}
+
+impl Flow {
+    /// The flow a game's properties call for.
+    pub fn of(game: &GameHandle) -> Flow {
+        let p = game.properties();
+        if p.players == 1 {
+            Flow::Puzzle
+        } else if p.go_again {
+            Flow::ByTurn
+        } else {
+            Flow::Alternate
+        }
+    }
+}
+
+/// The state of a tier while it is solved.
+pub struct TierState {
+    /// The tier.
+    pub tier: Tier,
+    /// Child counters, `SKIP` or `DECIDED`.
+    counters: Vec<AtomicU32>,
+    /// Packed value and remoteness of decided positions.
+    records: Vec<AtomicU16>,
+    /// Player to move per position (kept for go-again games and WinBy).
+    pub turns: Vec<AtomicU8>,
+    /// Number of distinct children per position, from the scan (kept for WinBy).
+    pub children: Vec<AtomicU32>,
+    /// The module's WinBy of positions without children (kept for WinBy).
+    pub leaf_winby: Vec<std::sync::atomic::AtomicI32>,
+}
+
+fn atomics<T: Send>(n: usize, f: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    (0..n).into_par_iter().map(|_| f()).collect()
+}
+
+impl TierState {
+    /// The value of position `i` (`UNDECIDED` until decided).
+    pub fn value(&self, i: u64) -> Value {
+        value_of(self.records[i as usize].load(Relaxed))
+    }
+
+    /// The packed record of position `i`.
+    pub fn packed(&self, i: u64) -> u16 {
+        self.records[i as usize].load(Relaxed)
+    }
+
+    /// Whether position `i` has no children (primitive or moveless) and is not skipped.
+    pub fn is_leaf(&self, i: u64) -> bool {
+        self.children[i as usize].load(Relaxed) == 0
+    }
+}
+
+/// Called with the number of positions scanned, for progress.
+pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// Solves one tier. `children` are the solved child tiers (without the tier itself).
+pub fn solve_tier(
+    game: &GameHandle,
+    node: &TierNode,
+    children: &[ChildFrontier],
+    tick: Tick<'_>,
+) -> Result<(TierRecords, TierState), SolveError> {
+    let flow = Flow::of(game);
+    let winby = game.supports_winby();
+    let keep_turns = winby || flow == Flow::ByTurn;
+    let n = usize::try_from(node.size).map_err(|_| SolveError::TooLarge(node.tier, node.size))?;
+    let state = TierState {
+        tier: node.tier,
+        counters: atomics(n, || AtomicU32::new(0)),
+        records: atomics(n, || AtomicU16::new(0)),
+        turns: if keep_turns {
+            atomics(n, || AtomicU8::new(0))
+        } else {
+            Vec::new()
+        },
+        children: if winby {
+            atomics(n, || AtomicU32::new(0))
+        } else {
+            Vec::new()
+        },
+        leaf_winby: if winby {
+            atomics(n, || std::sync::atomic::AtomicI32::new(0))
+        } else {
+            Vec::new()
+        },
+    };
+
+    let mut wl = OwnFrontier::default();
+    let mut ties = OwnFrontier::default();
+    let (decided_wl, decided_tie) = scan(game, node, &state, tick)?;
+    wl.push(0, decided_wl);
+    ties.push(0, decided_tie);
+
+    // Wins and losses, level by level.
+    let wl_levels = children
+        .iter()
+        .map(ChildFrontier::wl_levels)
+        .max()
+        .unwrap_or(0);
+    let mut r = 0u32;
+    while r < wl_levels || wl.any_from(r) {
+        let mut next = Vec::new();
+        for cf in children {
+            next.extend(propagate(
+                game,
+                &state,
+                flow,
+                cf.tier,
+                cf.wins_losses(r),
+                r,
+                Phase::WinLose,
+                &|i| cf.records.packed(i),
+            )?);
+        }
+        let own = wl.take(r);
+        if node.loopy {
+            next.extend(propagate(
+                game,
+                &state,
+                flow,
+                node.tier,
+                &own,
+                r,
+                Phase::WinLose,
+                &|i| state.packed(i),
+            )?);
+        }
+        if !next.is_empty() {
+            if r + 1 > MAX_REMOTENESS {
+                return Err(SolveError::RemotenessOverflow(node.tier));
+            }
+            wl.push(r + 1, next);
+        }
+        r += 1;
+    }
+
+    // Ties, after every win and loss is known.
+    let tie_levels = children
+        .iter()
+        .map(ChildFrontier::tie_levels)
+        .max()
+        .unwrap_or(0);
+    let mut r = 0u32;
+    while r < tie_levels || ties.any_from(r) {
+        let mut next = Vec::new();
+        for cf in children {
+            next.extend(propagate(
+                game,
+                &state,
+                flow,
+                cf.tier,
+                cf.ties(r),
+                r,
+                Phase::Tie,
+                &|i| cf.records.packed(i),
+            )?);
+        }
+        let own = ties.take(r);
+        if node.loopy {
+            next.extend(propagate(
+                game,
+                &state,
+                flow,
+                node.tier,
+                &own,
+                r,
+                Phase::Tie,
+                &|i| state.packed(i),
+            )?);
+        }
+        if !next.is_empty() {
+            if r + 1 > MAX_REMOTENESS {
+                return Err(SolveError::RemotenessOverflow(node.tier));
+            }
+            ties.push(r + 1, next);
+        }
+        r += 1;
+    }
+
+    // Whatever is still undecided never resolves: a draw.
+    let values: Vec<u16> = state
+        .counters
+        .par_iter()
+        .zip(state.records.par_iter())
+        .map(|(c, rec)| match c.load(Relaxed) {
+            SKIP => 0,
+            DECIDED => rec.load(Relaxed),
+            _ => pack(Value::DRAW, 0),
+        })
+        .collect();
+    // Keep the final values visible to the WinBy pass.
+    values
+        .par_iter()
+        .zip(state.records.par_iter())
+        .for_each(|(&v, rec)| rec.store(v, Relaxed));
+    Ok((
+        TierRecords {
+            values,
+            winby: None,
+        },
+        state,
+    ))
+}
+
+/// First pass: legality, primitives, child counters. Returns the positions decided as
+/// win or lose, and as tie, at remoteness 0.
+fn scan(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    tick: Tick<'_>,
+) -> Result<(Vec<u64>, Vec<u64>), SolveError> {
+    let n = state.counters.len();
+    let chunks = n.div_ceil(SCAN_CHUNK);
+    let parts: Vec<(Vec<u64>, Vec<u64>)> = (0..chunks)
+        .into_par_iter()
+        .map_init(
+            || vec![ScanRecord::default(); SCAN_CHUNK],
+            |buf, c| -> Result<(Vec<u64>, Vec<u64>), SolveError> {
+                let first = c * SCAN_CHUNK;
+                let len = SCAN_CHUNK.min(n - first);
+                let out = &mut buf[..len];
+                game.scan_batch(node.tier, first as u64, out)?;
+                let mut wl = Vec::new();
+                let mut tie = Vec::new();
+                for (k, s) in out.iter().enumerate() {
+                    let i = first + k;
+                    if s.value == ScanRecord::SKIP {
+                        state.counters[i].store(SKIP, Relaxed);
+                        continue;
+                    }
+                    if !state.turns.is_empty() {
+                        state.turns[i].store(s.turn, Relaxed);
+                    }
+                    if !state.children.is_empty() {
+                        state.children[i].store(s.children, Relaxed);
+                        let w = i32::try_from(s.winby).map_err(|_| SolveError::WinByOverflow {
+                            position: TierPosition::new(node.tier, i as u64),
+                            winby: s.winby,
+                        })?;
+                        state.leaf_winby[i].store(w, Relaxed);
+                    }
+                    let v = Value(s.value);
+                    let decided = if v != Value::UNDECIDED {
+                        Some(v)
+                    } else if s.children == 0 {
+                        // No moves and not primitive: the player to move loses.
+                        Some(Value::LOSE)
+                    } else {
+                        None
+                    };
+                    match decided {
+                        Some(v) => {
+                            state.counters[i].store(DECIDED, Relaxed);
+                            state.records[i].store(pack(v, 0), Relaxed);
+                            if v == Value::TIE {
+                                tie.push(i as u64);
+                            } else {
+                                wl.push(i as u64);
+                            }
+                        }
+                        None => state.counters[i].store(s.children, Relaxed),
+                    }
+                }
+                tick(len as u64);
+                Ok((wl, tie))
+            },
+        )
+        .collect::<Result<_, _>>()?;
+    let mut wl = Vec::new();
+    let mut tie = Vec::new();
+    for (a, b) in parts {
+        wl.extend(a);
+        tie.extend(b);
+    }
+    Ok((wl, tie))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    WinLose,
+    Tie,
+}
+
+/// Sends the values of `positions` (of `child_tier`, all at remoteness `r`) to their
+/// parents in the tier being solved; returns the parents decided by it (at `r + 1`).
+#[allow(clippy::too_many_arguments)]
+fn propagate(
+    game: &GameHandle,
+    state: &TierState,
+    flow: Flow,
+    child_tier: Tier,
+    positions: &[u64],
+    r: u32,
+    phase: Phase,
+    packed_of: &(dyn Fn(u64) -> u16 + Sync),
+) -> Result<Vec<u64>, SolveError> {
+    if positions.is_empty() {
+        return Ok(Vec::new());
+    }
+    let cap = game.properties().max_undo_moves as usize;
+    let parts: Vec<Vec<u64>> = positions
+        .par_chunks(PARENT_CHUNK)
+        .map_init(
+            || (vec![0u64; PARENT_CHUNK * cap], vec![0u32; PARENT_CHUNK]),
+            |(parents, counts), chunk| -> Result<Vec<u64>, SolveError> {
+                game.parents_batch(child_tier, chunk, state.tier, parents, counts)?;
+                let mut decided = Vec::new();
+                let mut at = 0usize;
+                for (k, &c) in chunk.iter().enumerate() {
+                    let found = &parents[at..at + counts[k] as usize];
+                    at += counts[k] as usize;
+                    if found.is_empty() {
+                        continue;
+                    }
+                    let child_value = value_of(packed_of(c));
+                    let child_turn = if flow == Flow::ByTurn {
+                        Some(turn_of(game, state, child_tier, c)?)
+                    } else {
+                        None
+                    };
+                    for &p in found {
+                        let v = match flow {
+                            Flow::Alternate => child_value.invert(),
+                            Flow::Puzzle => child_value,
+                            Flow::ByTurn => {
+                                if Some(Player(state.turns[p as usize].load(Relaxed))) == child_turn
+                                {
+                                    child_value
+                                } else {
+                                    child_value.invert()
+                                }
+                            }
+                        };
+                        if update(state, p, v, r + 1, phase) {
+                            decided.push(p);
+                        }
+                    }
+                }
+                Ok(decided)
+            },
+        )
+        .collect::<Result<_, _>>()?;
+    Ok(parts.concat())
+}
+
+fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {
+    if tier == state.tier {
+        Ok(Player(state.turns[i as usize].load(Relaxed)))
+    } else {
+        Ok(game.turn(TierPosition::new(tier, i))?)
+    }
+}
+
+/// Applies a child's value `v` (from the parent's mover's view) to parent `p`; returns
+/// whether this decided `p` (at remoteness `r`).
+#[inline]
+fn update(state: &TierState, p: u64, v: Value, r: u32, phase: Phase) -> bool {
+    let counter = &state.counters[p as usize];
+    let mut cur = counter.load(Relaxed);
+    loop {
+        if cur >= DECIDED {
+            return false;
+        }
+        let (new, decided_as) = match phase {
+            Phase::Tie => (DECIDED, Value::TIE),
+            Phase::WinLose if v == Value::WIN => (DECIDED, Value::WIN),
+            Phase::WinLose if v == Value::LOSE => {
+                if cur == 1 {
+                    (DECIDED, Value::LOSE)
+                } else {
+                    (cur - 1, Value::UNDECIDED)
+                }
+            }
+            Phase::WinLose => return false,
+        };
+        match counter.compare_exchange_weak(cur, new, AcqRel, Relaxed) {
+            Ok(_) => {
+                if new == DECIDED {
+                    state.records[p as usize].store(pack(decided_as, r), Relaxed);
+                    return true;
+                }
+                return false;
+            }
+            Err(actual) => cur = actual,
+        }
+    }
+}

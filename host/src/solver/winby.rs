@@ -1,0 +1,178 @@
+//! The WinBy pass: after a tier's values are known, every decided position gets its
+//! margin from player one's view (the WinBy seed). Primitives take the module's
+//! `win_by`; other positions the maximum over their decided children when player one
+//! moves and the minimum when player two moves, so a child with the parent's WinBy is
+//! always a best move.
+//!
+//! A position is finished once all its decided children in the same tier are; values
+//! flow upward through undo moves like the retrograde pass. Positions on a cycle of
+//! decided positions (possible only in loopy tiers) cannot be ordered; they take the
+//! extreme over the children that did finish, and are counted in the log. This file
+//! must not change values or remoteness.
+
+use super::frontier::ChildFrontier;
+use super::retrograde::TierState;
+use super::SolveError;
+use crate::game::GameHandle;
+use crate::record::value_of;
+use crate::tier::TierNode;
+use gamesman_plugin_api::{TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, Ordering::*};
+
+const CHUNK: usize = 512;
+
+fn decided(v: Value) -> bool {
+    v == Value::WIN || v == Value::LOSE || v == Value::TIE
+}
+
+/// Computes the WinBy of every decided position of the tier.
+pub fn winby_pass(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    values: &[u16],
+    children: &[ChildFrontier],
+) -> Result<Vec<i32>, SolveError> {
+    let n = values.len();
+    let winby: Vec<AtomicI32> = (0..n).into_par_iter().map(|_| AtomicI32::new(0)).collect();
+    let pending: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let maximizes = |i: u64| state.turns[i as usize].load(Relaxed) == 1;
+    let acc: Vec<AtomicI64> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            AtomicI64::new(if state.turns[i].load(Relaxed) == 1 {
+                i64::MIN
+            } else {
+                i64::MAX
+            })
+        })
+        .collect();
+    let finish = |i: u64| {
+        let a = acc[i as usize].load(Acquire);
+        let w = if a == i64::MIN || a == i64::MAX {
+            0
+        } else {
+            a as i32
+        };
+        winby[i as usize].store(w, Relaxed);
+    };
+    let fold = |i: u64, w: i64| {
+        if maximizes(i) {
+            acc[i as usize].fetch_max(w, AcqRel);
+        } else {
+            acc[i as usize].fetch_min(w, AcqRel);
+        }
+    };
+
+    // Leaves take the module's margin; inner positions fold their children in other
+    // tiers and count their decided children in this tier.
+    let inner: Vec<u64> = (0..n as u64)
+        .into_par_iter()
+        .filter(|&i| decided(value_of(values[i as usize])))
+        .filter(|&i| {
+            if state.is_leaf(i) {
+                winby[i as usize].store(state.leaf_winby[i as usize].load(Relaxed), Relaxed);
+                false
+            } else {
+                true
+            }
+        })
+        .collect();
+    let cap = game.properties().max_moves as usize;
+    let ready: Vec<Vec<u64>> = inner
+        .par_chunks(CHUNK)
+        .map_init(
+            || {
+                (
+                    vec![TierPosition::default(); CHUNK * cap],
+                    vec![0u32; CHUNK],
+                )
+            },
+            |(kids, counts), chunk| -> Result<Vec<u64>, SolveError> {
+                game.children_batch(node.tier, chunk, kids, counts)?;
+                let mut ready = Vec::new();
+                let mut at = 0usize;
+                for (k, &p) in chunk.iter().enumerate() {
+                    let mut waiting = 0u32;
+                    for c in &kids[at..at + counts[k] as usize] {
+                        if c.tier == node.tier {
+                            if decided(value_of(values[c.position as usize])) {
+                                waiting += 1;
+                            }
+                        } else if let Some(cf) = children.iter().find(|cf| cf.tier == c.tier) {
+                            let rec = cf.records.get(c.position);
+                            if let (true, Some(w)) = (decided(rec.value), rec.winby) {
+                                fold(p, w);
+                            }
+                        }
+                    }
+                    at += counts[k] as usize;
+                    pending[p as usize].store(waiting, Relaxed);
+                    if waiting == 0 {
+                        finish(p);
+                        ready.push(p);
+                    }
+                }
+                Ok(ready)
+            },
+        )
+        .collect::<Result<_, _>>()?;
+
+    if node.loopy {
+        // Finished positions of this tier (leaves included) release their parents.
+        let mut wave: Vec<u64> = (0..n as u64)
+            .into_par_iter()
+            .filter(|&i| decided(value_of(values[i as usize])) && state.is_leaf(i))
+            .collect();
+        wave.extend(ready.concat());
+        let ucap = game.properties().max_undo_moves as usize;
+        while !wave.is_empty() {
+            let next: Vec<Vec<u64>> = wave
+                .par_chunks(CHUNK)
+                .map_init(
+                    || (vec![0u64; CHUNK * ucap], vec![0u32; CHUNK]),
+                    |(parents, counts), chunk| -> Result<Vec<u64>, SolveError> {
+                        game.parents_batch(node.tier, chunk, node.tier, parents, counts)?;
+                        let mut done = Vec::new();
+                        let mut at = 0usize;
+                        for (k, &c) in chunk.iter().enumerate() {
+                            let w = winby[c as usize].load(Relaxed) as i64;
+                            for &q in &parents[at..at + counts[k] as usize] {
+                                let q_value = value_of(values[q as usize]);
+                                if !decided(q_value) || state.is_leaf(q) {
+                                    continue;
+                                }
+                                fold(q, w);
+                                let left = pending[q as usize]
+                                    .fetch_update(AcqRel, Acquire, |x| x.checked_sub(1));
+                                if left == Ok(1) {
+                                    finish(q);
+                                    done.push(q);
+                                }
+                            }
+                            at += counts[k] as usize;
+                        }
+                        Ok(done)
+                    },
+                )
+                .collect::<Result<_, _>>()?;
+            wave = next.concat();
+        }
+        let cyclic: Vec<u64> = inner
+            .par_iter()
+            .copied()
+            .filter(|&i| pending[i as usize].load(Relaxed) > 0)
+            .collect();
+        if !cyclic.is_empty() {
+            log::warn!(
+                "tier {} ({}): {} positions lie on cycles of decided positions; their WinBy counts only the children outside those cycles",
+                node.tier,
+                node.name,
+                cyclic.len()
+            );
+            cyclic.par_iter().for_each(|&i| finish(i));
+        }
+    }
+    Ok(winby.into_iter().map(AtomicI32::into_inner).collect())
+}
