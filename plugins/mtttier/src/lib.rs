@@ -67,6 +67,11 @@ fn count(b: &Board, piece: u8) -> usize {
 }
 
 impl MttTier {
+    /// The game for a variant, panicking on a bad name (for tests and benchmarks).
+    pub fn new_for_tests(variant: &str) -> Self {
+        <Self as Game>::new(variant).expect("a variant of mtttier")
+    }
+
     /// The board of position `p`.
     pub fn board(&self, p: TierPosition) -> Board {
         let mut b = [BLANK; 9];

@@ -1,0 +1,525 @@
+//! The solver against independent answers: tic-tac-toe by brute-force minimax, small
+//! hand-made games (loopy draws, go-again moves, a puzzle, WinBy), and many random
+//! tiered graph games against a naive whole-graph solver; results must not depend on
+//! the thread count, and a damaged tier file must be found and solved again.
+
+mod common;
+
+use common::{naive_solve, naive_winby, register, Graph, GraphGame, Node, Rng};
+use gamesman_host::db::{self, Database, GameKey, TierStatus};
+use gamesman_host::record::Record;
+use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::tier::TierGraph;
+use gamesman_host::GameHandle;
+use gamesman_plugin_api::{Tier, TierPosition, Value};
+use mtttier::MttTier;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+fn key(game: &GameHandle) -> GameKey {
+    GameKey {
+        game: game.module_name().into(),
+        variant: game.variant().into(),
+        winby: game.supports_winby(),
+    }
+}
+
+fn solve_in_memory(game: &GameHandle) -> Arc<dyn Database> {
+    let db = db::open("memory:", &key(game)).unwrap();
+    solver::solve(game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();
+    db
+}
+
+fn lookup(game: &GameHandle, db: &dyn Database, p: TierPosition) -> Record {
+    db.lookup(game.canonical(p).unwrap())
+        .unwrap()
+        .expect("tier solved")
+}
+
+// ---- tic-tac-toe by brute force -------------------------------------------------
+
+fn line(b: &[u8; 9], piece: u8) -> bool {
+    const L: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    L.iter().any(|l| l.iter().all(|&c| b[c] == piece))
+}
+
+/// (value, remoteness) for the player to move, by plain recursion over boards.
+fn minimax(b: &mut [u8; 9], memo: &mut HashMap<[u8; 9], (Value, u32)>) -> (Value, u32) {
+    if let Some(&r) = memo.get(b) {
+        return r;
+    }
+    let placed = b.iter().filter(|&&c| c != 0).count();
+    let (me, other) = if placed % 2 == 0 { (1, 2) } else { (2, 1) };
+    let result = if line(b, other) {
+        (Value::LOSE, 0)
+    } else if placed == 9 {
+        (Value::TIE, 0)
+    } else {
+        let mut best_win: Option<u32> = None;
+        let mut best_tie: Option<u32> = None;
+        let mut worst_lose = 0;
+        for c in 0..9 {
+            if b[c] != 0 {
+                continue;
+            }
+            b[c] = me;
+            let (v, r) = minimax(b, memo);
+            b[c] = 0;
+            match v {
+                Value::LOSE => best_win = Some(best_win.map_or(r + 1, |w: u32| w.min(r + 1))),
+                Value::TIE => best_tie = Some(best_tie.map_or(r + 1, |t: u32| t.min(r + 1))),
+                _ => worst_lose = worst_lose.max(r + 1),
+            }
+        }
+        match (best_win, best_tie) {
+            (Some(w), _) => (Value::WIN, w),
+            (None, Some(t)) => (Value::TIE, t),
+            _ => (Value::LOSE, worst_lose),
+        }
+    };
+    let _ = me;
+    memo.insert(*b, result);
+    result
+}
+
+fn legal(b: &[u8; 9]) -> bool {
+    let xs = b.iter().filter(|&&c| c == 1).count();
+    let os = b.iter().filter(|&&c| c == 2).count();
+    let (xw, ow) = (line(b, 1), line(b, 2));
+    (xs == os || xs == os + 1) && !(xw && ow) && (!xw || xs == os + 1) && (!ow || xs == os)
+}
+
+#[test]
+fn mtttier_every_position_matches_minimax() {
+    for variant in ["regular", "symmetric"] {
+        let game = GameHandle::from_static::<MttTier>(variant).unwrap();
+        let db = solve_in_memory(&game);
+        let module = MttTier::new_for_tests(variant);
+        let mut memo = HashMap::new();
+        let mut checked = 0;
+        for code in 0..3u32.pow(9) {
+            let mut b = [0u8; 9];
+            let mut x = code;
+            for cell in b.iter_mut() {
+                *cell = (x % 3) as u8;
+                x /= 3;
+            }
+            if !legal(&b) {
+                continue;
+            }
+            let (v, r) = minimax(&mut b.clone(), &mut memo);
+            let got = lookup(&game, db.as_ref(), module.position(&b));
+            assert_eq!((got.value, got.remoteness), (v, r), "{variant} board {b:?}");
+            checked += 1;
+        }
+        // Legal boards (not only reachable ones): every count of X and O that can occur.
+        assert_eq!(checked, 5478, "{variant}");
+        let init = lookup(&game, db.as_ref(), game.initial_position().unwrap());
+        assert_eq!((init.value, init.remoteness), (Value::TIE, 9));
+    }
+}
+
+// ---- hand-made games ------------------------------------------------------------
+
+fn node(tier: u64, turn: u8, prim: Value, edges: &[usize]) -> Node {
+    Node {
+        tier,
+        turn,
+        prim,
+        winby: 0,
+        edges: edges.to_vec(),
+    }
+}
+
+const U: Value = Value::UNDECIDED;
+
+fn solve_graph(name: &str, g: Graph) -> (GameHandle, Arc<dyn Database>, Vec<TierPosition>) {
+    register(name, g.clone());
+    let game = GameHandle::from_static::<GraphGame>(name).unwrap();
+    let db = solve_in_memory(&game);
+    // Node positions, in the order GraphGame assigns them.
+    let mut next: HashMap<u64, u64> = HashMap::new();
+    let pos = g
+        .nodes
+        .iter()
+        .map(|n| {
+            let i = next.entry(n.tier).or_default();
+            let p = TierPosition::new(Tier(n.tier), *i);
+            *i += 1;
+            p
+        })
+        .collect();
+    (game, db, pos)
+}
+
+fn values(game: &GameHandle, db: &dyn Database, pos: &[TierPosition]) -> Vec<(Value, u32)> {
+    pos.iter()
+        .map(|&p| {
+            let r = lookup(game, db, p);
+            (r.value, r.remoteness)
+        })
+        .collect()
+}
+
+#[test]
+fn loopy_cycle_without_exit_is_a_draw() {
+    // Tier 1 (loopy): 0 <-> 1, 1 may also move to 2 in tier 0, where player one wins,
+    // which player two will not do. 3 -> 4 -> 3 also loops, but 4 may move to 5 where
+    // player one (to move) loses, so player two at 4 wins and 3 loses.
+    let g = Graph {
+        nodes: vec![
+            node(1, 1, U, &[1]),
+            node(1, 2, U, &[0, 2]),
+            node(0, 1, Value::WIN, &[]),
+            node(1, 1, U, &[4]),
+            node(1, 2, U, &[3, 5]),
+            node(0, 1, Value::LOSE, &[]),
+        ],
+        players: 2,
+        winby: false,
+        go_again: false,
+    };
+    let (game, db, pos) = solve_graph("draw", g);
+    let v = values(&game, db.as_ref(), &pos);
+    assert_eq!(
+        v,
+        vec![
+            (Value::DRAW, 0),
+            (Value::DRAW, 0),
+            (Value::WIN, 0),
+            (Value::LOSE, 2),
+            (Value::WIN, 1),
+            (Value::LOSE, 0)
+        ]
+    );
+}
+
+#[test]
+fn go_again_moves_keep_the_value() {
+    // 0 (P1) -> 1 (P1 again) -> 2 (P2 to move, lost): the go-again move is not inverted.
+    // 0 may also move to 3 (P2 to move, P2 wins). 4 (P2) -> 5 (P2 again) -> 6 (P2, tie).
+    let g = Graph {
+        nodes: vec![
+            node(2, 1, U, &[1, 3]),
+            node(1, 1, U, &[2]),
+            node(0, 2, Value::LOSE, &[]),
+            node(0, 2, Value::WIN, &[]),
+            node(2, 2, U, &[5]),
+            node(1, 2, U, &[6]),
+            node(0, 2, Value::TIE, &[]),
+        ],
+        players: 2,
+        winby: false,
+        go_again: true,
+    };
+    let (game, db, pos) = solve_graph("goagain", g);
+    let v = values(&game, db.as_ref(), &pos);
+    assert_eq!(v[1], (Value::WIN, 1));
+    assert_eq!(v[0], (Value::WIN, 2));
+    assert_eq!(v[5], (Value::TIE, 1));
+    assert_eq!(v[4], (Value::TIE, 2));
+}
+
+#[test]
+fn puzzle_values_are_never_inverted() {
+    // One player. 2 is solved; 0 -> 1 -> 2 with 1 -> 0 looping back; 0 -> 3 dead end;
+    // 4 <-> 5 never reach a solution.
+    let g = Graph {
+        nodes: vec![
+            node(0, 1, U, &[1, 3]),
+            node(0, 1, U, &[0, 2]),
+            node(0, 1, Value::WIN, &[]),
+            node(0, 1, U, &[]),
+            node(0, 1, U, &[5]),
+            node(0, 1, U, &[4]),
+        ],
+        players: 1,
+        winby: false,
+        go_again: false,
+    };
+    let (game, db, pos) = solve_graph("puzzle", g);
+    let v = values(&game, db.as_ref(), &pos);
+    assert_eq!(
+        v,
+        vec![
+            (Value::WIN, 2),
+            (Value::WIN, 1),
+            (Value::WIN, 0),
+            (Value::LOSE, 0),
+            (Value::DRAW, 0),
+            (Value::DRAW, 0)
+        ]
+    );
+}
+
+#[test]
+fn winby_is_max_for_player_one_and_min_for_player_two() {
+    // 0 (P1) -> 1, 2 (P2). 1 -> leaves +3 (P1 wins), -2 (P2 wins). 2 -> leaves +5, +1.
+    // P2 picks -2 at 1 and +1 at 2; P1 picks 2: WinBy +1, a win for P1.
+    let leaf = |w: i64| Node {
+        tier: 0,
+        turn: 1,
+        prim: if w > 0 { Value::WIN } else { Value::LOSE },
+        winby: w,
+        edges: vec![],
+    };
+    let g = Graph {
+        nodes: vec![
+            node(2, 1, U, &[1, 2]),
+            node(1, 2, U, &[3, 4]),
+            node(1, 2, U, &[5, 6]),
+            leaf(3),
+            leaf(-2),
+            leaf(5),
+            leaf(1),
+        ],
+        players: 2,
+        winby: true,
+        go_again: false,
+    };
+    let (game, db, pos) = solve_graph("winby", g);
+    let w: Vec<Option<i64>> = pos
+        .iter()
+        .map(|&p| lookup(&game, db.as_ref(), p).winby)
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            Some(1),
+            Some(-2),
+            Some(1),
+            Some(3),
+            Some(-2),
+            Some(5),
+            Some(1)
+        ]
+    );
+    let r = lookup(&game, db.as_ref(), pos[0]);
+    assert_eq!((r.value, r.remoteness), (Value::WIN, 2));
+}
+
+// ---- random games against the naive solver --------------------------------------
+
+fn random_graph(rng: &mut Rng, players: u8, go_again: bool, loops: bool, winby: bool) -> Graph {
+    let tiers = 1 + rng.below(4);
+    let mut nodes = Vec::new();
+    let mut first_of = Vec::new();
+    let mut tier_of_nodes: Vec<Vec<usize>> = Vec::new();
+    for t in 0..tiers {
+        first_of.push(nodes.len());
+        let count = 1 + rng.below(12) as usize;
+        let mut ids = Vec::new();
+        for _ in 0..count {
+            ids.push(nodes.len());
+            let turn = if players == 1 {
+                1
+            } else {
+                1 + rng.below(2) as u8
+            };
+            let prim = match rng.below(8) {
+                0 => Value::WIN,
+                1 => Value::LOSE,
+                2 => Value::TIE,
+                _ => U,
+            };
+            nodes.push(Node {
+                tier: t,
+                turn,
+                prim,
+                winby: rng.below(21) as i64 - 10,
+                edges: vec![],
+            });
+        }
+        tier_of_nodes.push(ids);
+    }
+    for i in 0..nodes.len() {
+        let t = nodes[i].tier as usize;
+        let k = rng.below(4);
+        for _ in 0..k {
+            let target_tier = if loops && rng.below(3) == 0 {
+                t
+            } else if t > 0 {
+                rng.below(t as u64) as usize
+            } else {
+                continue;
+            };
+            let ids = &tier_of_nodes[target_tier];
+            let c = ids[rng.below(ids.len() as u64) as usize];
+            if c != i || loops {
+                nodes[i].edges.push(c);
+            }
+        }
+    }
+    // Keep every tier reachable from the top one.
+    for t in 1..tiers as usize {
+        let (a, b) = (first_of[t], first_of[t - 1]);
+        nodes[a].edges.push(b);
+        nodes[a].prim = U;
+    }
+    // Node 0 must be the initial position, in the top tier.
+    let top = first_of[tiers as usize - 1];
+    nodes.swap(0, top);
+    for n in nodes.iter_mut() {
+        for e in n.edges.iter_mut() {
+            if *e == 0 {
+                *e = top;
+            } else if *e == top {
+                *e = 0;
+            }
+        }
+    }
+    if winby {
+        // Primitive margins agree with the value for player one.
+        for n in nodes.iter_mut() {
+            let sign = match (n.prim, n.turn) {
+                (Value::WIN, 1) | (Value::LOSE, 2) => 1,
+                (Value::LOSE, 1) | (Value::WIN, 2) => -1,
+                _ => 0,
+            };
+            n.winby = sign * (1 + n.winby.abs());
+        }
+    }
+    Graph {
+        nodes,
+        players,
+        winby,
+        go_again,
+    }
+}
+
+#[test]
+fn random_tiered_games_match_the_naive_solver() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for case in 0..300 {
+        let (players, go_again) = match case % 3 {
+            0 => (2, false),
+            1 => (2, true),
+            _ => (1, false),
+        };
+        let g = random_graph(&mut rng, players, go_again, true, false);
+        let name = format!("random{case}");
+        let expected = naive_solve(&g);
+        let (game, db, pos) = solve_graph(&name, g.clone());
+        let graph = TierGraph::discover(&game).unwrap();
+        for (i, p) in pos.iter().enumerate() {
+            if !graph.contains(p.tier) {
+                continue;
+            }
+            let r = lookup(&game, db.as_ref(), *p);
+            assert_eq!(
+                (r.value, r.remoteness),
+                (expected[i].value, expected[i].remoteness),
+                "case {case} node {i}: {g:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_loop_free_winby_matches_naive_minimax() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for case in 0..200 {
+        let g = random_graph(&mut rng, 2, false, false, true);
+        let solved = naive_solve(&g);
+        let expected = naive_winby(&g, &solved);
+        let (game, db, pos) = solve_graph(&format!("wb{case}"), g.clone());
+        let graph = TierGraph::discover(&game).unwrap();
+        for (i, p) in pos.iter().enumerate() {
+            if !graph.contains(p.tier) {
+                continue;
+            }
+            let r = lookup(&game, db.as_ref(), *p);
+            assert_eq!(r.winby, expected[i], "case {case} node {i}: {g:?}");
+        }
+    }
+}
+
+// ---- threads and damaged files ----------------------------------------------------
+
+fn all_records(game: &GameHandle, db: &dyn Database) -> Vec<Vec<u16>> {
+    let graph = TierGraph::discover(game).unwrap();
+    graph
+        .order
+        .iter()
+        .map(|n| db.load_tier(&solver::meta_of(n)).unwrap().values.clone())
+        .collect()
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    let mut rng = Rng(77);
+    let mut games = vec![
+        GameHandle::from_static::<MttTier>("regular").unwrap(),
+        GameHandle::from_static::<MttTier>("symmetric").unwrap(),
+    ];
+    for case in 0..20 {
+        let name = format!("threads{case}");
+        register(&name, random_graph(&mut rng, 2, case % 2 == 0, true, false));
+        games.push(GameHandle::from_static::<GraphGame>(&name).unwrap());
+    }
+    for game in games {
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let db = solve_in_memory(&game);
+                all_records(&game, db.as_ref())
+            })
+        };
+        assert_eq!(run(1), run(2), "{game:?}");
+    }
+}
+
+#[test]
+fn damaged_tier_files_are_detected_and_solved_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = GameHandle::from_static::<MttTier>("regular").unwrap();
+    let resource = format!("file:{}", dir.path().display());
+    let db = db::open(&resource, &key(&game)).unwrap();
+    let first = solver::solve(&game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();
+    assert_eq!(first.tiers_solved, 10);
+    let tdir = dir.path().join("mtttier_regular_tierdb");
+    let read_all = || -> Vec<Vec<u8>> {
+        (0..10)
+            .map(|t| std::fs::read(tdir.join(format!("tier_{t}.gz"))).unwrap())
+            .collect()
+    };
+    let original = read_all();
+
+    // Nothing to do on a second run.
+    let again = solver::solve(&game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();
+    assert_eq!((again.tiers_solved, again.tiers_reused), (0, 10));
+
+    // A flipped byte in tier 4 and a truncated tier 2.
+    let mut bad = original[4].clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0xff;
+    std::fs::write(tdir.join("tier_4.gz"), bad).unwrap();
+    std::fs::write(
+        tdir.join("tier_2.gz"),
+        &original[2][..original[2].len() / 3],
+    )
+    .unwrap();
+    let db = db::open(&resource, &key(&game)).unwrap();
+    let graph = TierGraph::discover(&game).unwrap();
+    let meta4 = solver::meta_of(graph.get(Tier(4)).unwrap());
+    assert!(matches!(
+        db.verify_tier(&meta4).unwrap(),
+        TierStatus::Corrupt(_)
+    ));
+    let repaired = solver::solve(&game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();
+    assert_eq!(repaired.tiers_solved, 2);
+    assert_eq!(read_all(), original);
+    assert_eq!(repaired.initial_record.value, Value::TIE);
+}
