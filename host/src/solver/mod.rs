@@ -19,7 +19,7 @@ use frontier::ChildFrontier;
 use gamesman_plugin_api::{Tier, TierPosition};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why a solve failed.
@@ -168,7 +168,12 @@ pub fn solve(
             *waiting.entry(*c).or_default() += 1;
         }
     }
-    let cache: Mutex<HashMap<Tier, Arc<TierRecords>>> = Mutex::new(HashMap::new());
+    let mut cache = ChildCache {
+        db,
+        graph: &graph,
+        loaded: HashMap::new(),
+        waiting,
+    };
 
     for level in graph.levels() {
         let nodes: Vec<&TierNode> = level
@@ -176,52 +181,15 @@ pub fn solve(
             .filter_map(|t| graph.get(*t))
             .filter(|n| todo.contains_key(&n.tier))
             .collect();
-        if nodes.is_empty() {
-            continue;
+        // Small tiers of a level are solved side by side; a large tier gets every
+        // thread to itself, so memory stays near one tier plus its children.
+        let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
+            nodes.into_iter().partition(|n| n.size >= BIG_TIER);
+        if !small.is_empty() {
+            solve_group(game, db, &small, &mut cache, progress)?;
         }
-        // Load every child tier this level needs once, before its tiers start.
-        for n in &nodes {
-            for c in &n.children {
-                let have = cache.lock().expect("tier cache").contains_key(c);
-                if !have {
-                    let child = graph.get(*c).expect("children are in the graph");
-                    let records = db.load_tier(&meta_of(child))?;
-                    cache.lock().expect("tier cache").insert(*c, records);
-                }
-            }
-        }
-        let solved: Vec<(Tier, Arc<TierRecords>)> = nodes
-            .par_iter()
-            .map(|node| -> Result<(Tier, Arc<TierRecords>), SolveError> {
-                let t0 = Instant::now();
-                progress.tier_started(node);
-                let children: Vec<ChildFrontier> = {
-                    let cache = cache.lock().expect("tier cache");
-                    node.children
-                        .iter()
-                        .map(|c| ChildFrontier::new(*c, cache[c].clone()))
-                        .collect()
-                };
-                let records = solve_one(game, node, &children, &|k| progress.advance(node, k))?;
-                db.store_tier(&meta_of(node), &records)?;
-                progress.tier_finished(node, t0.elapsed());
-                Ok((node.tier, Arc::new(records)))
-            })
-            .collect::<Result<_, _>>()?;
-        let mut cache = cache.lock().expect("tier cache");
-        for n in &nodes {
-            for c in &n.children {
-                let left = waiting.get_mut(c).expect("counted above");
-                *left -= 1;
-                if *left == 0 {
-                    cache.remove(c);
-                }
-            }
-        }
-        for (t, records) in solved {
-            if waiting.get(&t).copied().unwrap_or(0) > 0 {
-                cache.insert(t, records);
-            }
+        for node in big {
+            solve_group(game, db, &[node], &mut cache, progress)?;
         }
     }
     progress.finish();
@@ -239,6 +207,93 @@ pub fn solve(
         initial,
         initial_record,
     })
+}
+
+/// Tiers at least this large are solved one at a time and not kept in memory for
+/// their parents (they are read back from the database when a parent needs them).
+const BIG_TIER: u64 = 1 << 20;
+
+/// Solved tiers held in memory for the parents that still need them.
+struct ChildCache<'a> {
+    db: &'a dyn Database,
+    graph: &'a TierGraph,
+    loaded: HashMap<Tier, Arc<TierRecords>>,
+    /// Unsolved parents left per tier.
+    waiting: HashMap<Tier, usize>,
+}
+
+impl ChildCache<'_> {
+    fn get(&mut self, tier: Tier) -> Result<Arc<TierRecords>, SolveError> {
+        if let Some(r) = self.loaded.get(&tier) {
+            return Ok(r.clone());
+        }
+        let node = self.graph.get(tier).expect("children are in the graph");
+        let r = self.db.load_tier(&meta_of(node))?;
+        self.loaded.insert(tier, r.clone());
+        Ok(r)
+    }
+
+    /// A parent of `tier` is solved; forget the tier once no parent needs it.
+    fn release(&mut self, tier: Tier) {
+        if let Some(left) = self.waiting.get_mut(&tier) {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                self.loaded.remove(&tier);
+            }
+        }
+    }
+
+    /// Keeps a freshly solved small tier for its parents.
+    fn offer(&mut self, tier: Tier, records: TierRecords) {
+        if self.waiting.get(&tier).copied().unwrap_or(0) > 0 && (records.len() as u64) < BIG_TIER {
+            self.loaded.insert(tier, Arc::new(records));
+        }
+    }
+}
+
+/// Solves `nodes` (independent tiers) side by side and stores them.
+fn solve_group(
+    game: &GameHandle,
+    db: &dyn Database,
+    nodes: &[&TierNode],
+    cache: &mut ChildCache<'_>,
+    progress: &dyn SolveProgress,
+) -> Result<(), SolveError> {
+    let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let kids = n
+            .children
+            .iter()
+            .map(|&c| Ok((c, cache.get(c)?)))
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        inputs.push(kids);
+    }
+    let solved: Vec<TierRecords> = nodes
+        .par_iter()
+        .zip(inputs.into_par_iter())
+        .map(|(node, kids)| -> Result<TierRecords, SolveError> {
+            let t0 = Instant::now();
+            progress.tier_started(node);
+            let children: Vec<ChildFrontier> = kids
+                .into_iter()
+                .map(|(c, r)| ChildFrontier::new(c, r))
+                .collect();
+            let records = solve_one(game, node, &children, &|k| progress.advance(node, k))?;
+            drop(children);
+            db.store_tier(&meta_of(node), &records)?;
+            progress.tier_finished(node, t0.elapsed());
+            Ok(records)
+        })
+        .collect::<Result<_, _>>()?;
+    for n in nodes {
+        for &c in &n.children {
+            cache.release(c);
+        }
+    }
+    for (n, records) in nodes.iter().zip(solved) {
+        cache.offer(n.tier, records);
+    }
+    Ok(())
 }
 
 /// Solves one tier from its solved children: values, then WinBy where supported.
