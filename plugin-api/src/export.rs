@@ -97,6 +97,30 @@ pub struct Adapter<G: Game> {
 }
 
 impl<G: Game> Adapter<G> {
+    /// Checks an undo move's result and returns its canonical form.
+    fn check_parent(
+        &self,
+        c: TierPosition,
+        p: TierPosition,
+        tier: Tier,
+        size: u64,
+    ) -> Result<TierPosition, CallError> {
+        if p.tier != tier || p.position >= size {
+            return Err(err(
+                CallErrorKind::BAD_OUTPUT,
+                format!(
+                    "undo move at {} towards tier {tier} returned {p}, outside tier {tier} (size {size})",
+                    self.describe(c)
+                ),
+            ));
+        }
+        Ok(if self.props.has_symmetry {
+            self.game.canonical_position(p)
+        } else {
+            p
+        })
+    }
+
     fn overflow(&self, what: &str, p: TierPosition, cap: u32) -> CallError {
         err(
             CallErrorKind::OVERFLOW,
@@ -173,45 +197,71 @@ impl<G: Game> Adapter<G> {
         kids: &mut Vec<TierPosition>,
     ) -> Result<(), CallError> {
         kids.clear();
-        let n = self.moves_of(p, moves)?;
-        for &m in &moves[..n] {
-            let mut c = self.game.do_move(p, m);
-            match allowed.iter().find(|&&(t, _)| t == c.tier) {
-                Some(&(_, size)) if c.position < size => {}
-                Some(&(_, size)) => {
-                    return Err(err(
-                        CallErrorKind::BAD_OUTPUT,
-                        format!(
-                            "do_move at {} with move '{}' returned index {} of tier {}, past its size {}",
-                            self.describe(p),
-                            self.game.move_to_text(p, m),
-                            c.position,
-                            c.tier,
-                            size
-                        ),
-                    ))
-                }
-                None => {
-                    return Err(err(
-                        CallErrorKind::BAD_OUTPUT,
-                        format!(
-                            "do_move at {} with move '{}' leads to tier {}, which tier_children({}) does not declare",
-                            self.describe(p),
-                            self.game.move_to_text(p, m),
-                            c.tier,
-                            p.tier
-                        ),
-                    ))
-                }
+        kids.resize(self.props.max_moves as usize, TierPosition::default());
+        let mut list = List::new(kids.as_mut_slice());
+        let fast = self.game.children(p, &mut list);
+        let (n, overflowed) = (list.len(), list.overflowed());
+        if fast {
+            if overflowed {
+                return Err(self.overflow("children", p, self.props.max_moves));
             }
-            if self.props.has_symmetry {
-                c = self.game.canonical_position(c);
+            kids.truncate(n);
+            for i in 0..n {
+                self.check_child(p, None, kids[i], allowed)?;
             }
-            kids.push(c);
+        } else {
+            kids.clear();
+            let n = self.moves_of(p, moves)?;
+            for &m in &moves[..n] {
+                let c = self.game.do_move(p, m);
+                self.check_child(p, Some(m), c, allowed)?;
+                kids.push(c);
+            }
+        }
+        if self.props.has_symmetry {
+            for c in kids.iter_mut() {
+                *c = self.game.canonical_position(*c);
+            }
         }
         kids.sort_unstable();
         kids.dedup();
         Ok(())
+    }
+
+    /// Fails unless child `c` of `p` (reached by `m`, if known) lies in a declared tier
+    /// and below that tier's size.
+    fn check_child(
+        &self,
+        p: TierPosition,
+        m: Option<Move>,
+        c: TierPosition,
+        allowed: &[(Tier, u64)],
+    ) -> Result<(), CallError> {
+        let how = match m {
+            Some(m) => format!(
+                "do_move at {} with move '{}'",
+                self.describe(p),
+                self.game.move_to_text(p, m)
+            ),
+            None => format!("children at {}", self.describe(p)),
+        };
+        match allowed.iter().find(|&&(t, _)| t == c.tier) {
+            Some(&(_, size)) if c.position < size => Ok(()),
+            Some(&(_, size)) => Err(err(
+                CallErrorKind::BAD_OUTPUT,
+                format!(
+                    "{how} returned index {} of tier {}, past its size {size}",
+                    c.position, c.tier
+                ),
+            )),
+            None => Err(err(
+                CallErrorKind::BAD_OUTPUT,
+                format!(
+                    "{how} leads to tier {}, which tier_children({}) does not declare",
+                    c.tier, p.tier
+                ),
+            )),
+        }
     }
 }
 
@@ -426,32 +476,33 @@ impl<G: Game> FfiGame for Adapter<G> {
             }
             let parent_size = self.game.tier_size(parent_tier);
             let mut undo = vec![UndoMove::default(); cap];
+            let mut fast = vec![TierPosition::default(); cap];
             let mut found: Vec<u64> = Vec::with_capacity(cap);
             let mut written = 0usize;
             for (i, &c) in children.iter().enumerate() {
                 let cp = TierPosition::new(child_tier, c);
-                let mut list = List::new(&mut undo);
-                self.game
-                    .generate_undo_moves_to_tier(cp, parent_tier, &mut list);
-                if list.overflowed() {
-                    return Err(self.overflow("generate_undo_moves_to_tier", cp, cap as u32));
-                }
                 found.clear();
-                for &u in list.as_slice() {
-                    let mut p = self.game.undo_move(cp, u);
-                    if p.tier != parent_tier || p.position >= parent_size {
-                        return Err(err(
-                            CallErrorKind::BAD_OUTPUT,
-                            format!(
-                                "undo_move at {} towards tier {parent_tier} returned {p}, outside tier {parent_tier} (size {parent_size})",
-                                self.describe(cp)
-                            ),
-                        ));
+                let mut list = List::new(fast.as_mut_slice());
+                let used_fast = self.game.parents(cp, parent_tier, &mut list);
+                let (n, overflowed) = (list.len(), list.overflowed());
+                if used_fast {
+                    if overflowed {
+                        return Err(self.overflow("parents", cp, cap as u32));
                     }
-                    if self.props.has_symmetry {
-                        p = self.game.canonical_position(p);
+                    for &p in &fast[..n] {
+                        found.push(self.check_parent(cp, p, parent_tier, parent_size)?.position);
                     }
-                    found.push(p.position);
+                } else {
+                    let mut list = List::new(&mut undo);
+                    self.game
+                        .generate_undo_moves_to_tier(cp, parent_tier, &mut list);
+                    if list.overflowed() {
+                        return Err(self.overflow("generate_undo_moves_to_tier", cp, cap as u32));
+                    }
+                    for &u in list.as_slice() {
+                        let p = self.game.undo_move(cp, u);
+                        found.push(self.check_parent(cp, p, parent_tier, parent_size)?.position);
+                    }
                 }
                 found.sort_unstable();
                 found.dedup();

@@ -255,6 +255,28 @@ pub trait Game: Send + Sync + Sized + 'static {
         tier.0.to_string()
     }
 
+    // ---- optional fast paths (GamesmanOne's children and parents) ----------------
+
+    /// Optional fast path for the solver: writes the child of every move of the
+    /// non-primitive `p` (duplicates allowed, any order) and returns `true`. It must
+    /// give exactly what `generate_moves` + `do_move` give; the validator checks that.
+    /// Default: returns `false`, and the solver calls `generate_moves` and `do_move`.
+    fn children(&self, _p: TierPosition, _children: &mut List<'_, TierPosition>) -> bool {
+        false
+    }
+
+    /// Optional fast path for the solver: writes the result of every undo move from `p`
+    /// towards `tier` and returns `true`. It must give exactly what
+    /// `generate_undo_moves_to_tier` + `undo_move` give. Default: returns `false`.
+    fn parents(
+        &self,
+        _p: TierPosition,
+        _tier: Tier,
+        _parents: &mut List<'_, TierPosition>,
+    ) -> bool {
+        false
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

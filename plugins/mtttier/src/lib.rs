@@ -317,6 +317,43 @@ impl Game for MttTier {
         TierPosition::new(t, self.rankers[t.0 as usize].rank(&b))
     }
 
+    fn children(&self, p: TierPosition, children: &mut List<'_, TierPosition>) -> bool {
+        // One unrank for all moves instead of one per `do_move`.
+        let mut b = self.board(p);
+        let piece = Self::to_move(p.tier);
+        let t = Tier(p.tier.0 - 1);
+        for cell in 0..9 {
+            if b[cell] == BLANK {
+                b[cell] = piece;
+                children.push(TierPosition::new(t, self.rankers[t.0 as usize].rank(&b)));
+                b[cell] = BLANK;
+            }
+        }
+        true
+    }
+
+    fn parents(&self, p: TierPosition, tier: Tier, parents: &mut List<'_, TierPosition>) -> bool {
+        if tier.0 != p.tier.0 + 1 || tier.0 > 9 {
+            return true;
+        }
+        let mut b = self.board(p);
+        let last = if Self::to_move(p.tier) == X { O } else { X };
+        for cell in 0..9 {
+            if b[cell] != last {
+                continue;
+            }
+            b[cell] = BLANK;
+            if Self::legal_board(&b) && Self::primitive_board(&b, last) == Value::UNDECIDED {
+                parents.push(TierPosition::new(
+                    tier,
+                    self.rankers[tier.0 as usize].rank(&b),
+                ));
+            }
+            b[cell] = last;
+        }
+        true
+    }
+
     fn tier_name(&self, tier: Tier) -> String {
         let n = placed(tier);
         format!("{}X{}O", n.div_ceil(2), n / 2)
