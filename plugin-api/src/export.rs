@@ -206,8 +206,8 @@ impl<G: Game> Adapter<G> {
                 return Err(self.overflow("children", p, self.props.max_moves));
             }
             kids.truncate(n);
-            for i in 0..n {
-                self.check_child(p, None, kids[i], allowed)?;
+            for &c in kids.iter() {
+                self.check_child(p, None, c, allowed)?;
             }
         } else {
             kids.clear();
