@@ -1,1 +1,10 @@
-//! Helpers for the end-to-end tests.
+//! Shared helpers for the end-to-end tests and the plugin-boundary benchmark: where the
+//! built binaries and plugins are, how to run them safely, and an independent reference
+//! tic-tac-toe to check mtttier against.
+//!
+//! Nothing here may depend on the host or on a game module: the reference must stay
+//! independent of the code it checks, and the runner of the code it runs.
+
+pub mod run;
+pub mod tictactoe;
+pub mod workspace;

@@ -1,0 +1,197 @@
+//! Running a child process (the `host` binary) with a time limit and bounded output,
+//! and the checks every failing command must pass (one paragraph, no panic noise).
+//!
+//! A test must never hang or fill memory because the program under test does: every
+//! child here is killed after its time limit and its output is capped. This file must
+//! not know about any particular command's arguments or messages.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a child may run before it is killed.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The most bytes kept of each of stdout and stderr; the rest is read and dropped so
+/// the child never blocks on a full pipe.
+pub const OUTPUT_LIMIT: usize = 1 << 20;
+
+/// What a finished child did.
+#[derive(Debug)]
+pub struct RunOutput {
+    /// The command line, for failure messages.
+    pub command: String,
+    /// How it ended.
+    pub status: ExitStatus,
+    /// Its standard output (lossy UTF-8, at most `OUTPUT_LIMIT` bytes).
+    pub stdout: String,
+    /// Its standard error (lossy UTF-8, at most `OUTPUT_LIMIT` bytes).
+    pub stderr: String,
+}
+
+impl RunOutput {
+    /// Everything about the run, for assertion messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "`{}` ended with {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.command, self.status, self.stdout, self.stderr
+        )
+    }
+
+    /// Asserts the command succeeded.
+    pub fn assert_success(&self) -> &Self {
+        assert!(
+            self.status.success(),
+            "expected success:\n{}",
+            self.describe()
+        );
+        self
+    }
+
+    /// Asserts the command failed the way the host fails on a user error: a non-zero
+    /// exit code (not a signal), nothing on stdout, and on stderr exactly one
+    /// paragraph starting with `error: `, without panic messages or backtraces.
+    /// Returns the paragraph.
+    pub fn assert_clean_failure(&self) -> String {
+        let d = self.describe();
+        assert!(
+            self.status.code().is_some_and(|c| c != 0),
+            "expected a non-zero exit code (not a signal):\n{d}"
+        );
+        assert_no_panic_noise(&self.stderr, &d);
+        let text = self.stderr.trim();
+        assert!(
+            text.starts_with("error: "),
+            "stderr must start with `error: `:\n{d}"
+        );
+        assert!(
+            !text.lines().any(|l| l.trim().is_empty()),
+            "stderr must be one paragraph (no blank lines):\n{d}"
+        );
+        assert_eq!(
+            text.matches("error:").count(),
+            1,
+            "stderr must hold one error:\n{d}"
+        );
+        assert!(self.stdout.trim().is_empty(), "stdout must be empty:\n{d}");
+        text.to_string()
+    }
+}
+
+/// Asserts `stderr` shows no sign of a panic reaching the user: no "thread '...'
+/// panicked", no backtrace, no abi_stable abort message.
+pub fn assert_no_panic_noise(stderr: &str, context: &str) {
+    for noise in [
+        "panicked at",
+        "thread '",
+        "stack backtrace",
+        "RUST_BACKTRACE",
+        "Attempted to panic across the ffi boundary",
+        "fatal runtime error",
+    ] {
+        assert!(
+            !stderr.contains(noise),
+            "stderr contains panic noise ({noise:?}):\n{context}"
+        );
+    }
+}
+
+fn drain(mut source: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut chunk = [0u8; 8192];
+        loop {
+            match source.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = OUTPUT_LIMIT.saturating_sub(kept.len());
+                    kept.extend_from_slice(&chunk[..n.min(room)]);
+                }
+            }
+        }
+        kept
+    })
+}
+
+fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        match child.try_wait().expect("waiting for the child") {
+            Some(status) => return Some(status),
+            None if Instant::now() >= deadline => {
+                // Killing an already exited child is harmless; reap it either way.
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
+
+/// Runs `cmd` (stdin closed) and returns its output; panics if it runs past `timeout`
+/// (after killing it) or cannot be started.
+pub fn run(mut cmd: Command, timeout: Duration) -> RunOutput {
+    let command = format!("{cmd:?}");
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+    let out = drain(child.stdout.take().expect("piped stdout"));
+    let err = drain(child.stderr.take().expect("piped stderr"));
+    let status = wait_or_kill(&mut child, timeout);
+    let stdout = String::from_utf8_lossy(&out.join().expect("stdout reader")).into_owned();
+    let stderr = String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned();
+    match status {
+        Some(status) => RunOutput {
+            command,
+            status,
+            stdout,
+            stderr,
+        },
+        None => panic!(
+            "{command} ran longer than {timeout:?} and was killed\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}"
+        ),
+    }
+}
+
+/// Runs the `host` binary at `host` with `args`, with panic backtraces switched on
+/// (so any panic that reaches the user would show) and logging at its default.
+pub fn run_host(host: &Path, args: &[&str]) -> RunOutput {
+    let mut cmd = Command::new(host);
+    cmd.args(args)
+        .env("RUST_BACKTRACE", "1")
+        .env_remove("RUST_LOG");
+    run(cmd, DEFAULT_TIMEOUT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hanging_child_is_killed() {
+        let mut cmd = Command::new("sleep");
+        cmd.arg("30");
+        let started = Instant::now();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(cmd, Duration::from_millis(200))
+        }));
+        assert!(r.is_err(), "a child past its time limit must fail the run");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn output_is_capped() {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "head -c 3000000 /dev/zero; echo done >&2"]);
+        let r = run(cmd, DEFAULT_TIMEOUT);
+        assert!(r.status.success());
+        assert_eq!(r.stdout.len(), OUTPUT_LIMIT);
+        assert_eq!(r.stderr, "done\n");
+    }
+}

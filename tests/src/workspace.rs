@@ -1,0 +1,107 @@
+//! Locating what `cargo build --workspace` produced (the `host` binary, plugin `.so`
+//! files) and the versions the workspace declares.
+//!
+//! It only finds files; it must not build anything (a nested cargo would fight the
+//! outer one for the build lock and for the two cores).
+
+use std::path::{Path, PathBuf};
+
+/// The plugin-api crate manifest, read at compile time so the tests know the version
+/// the host should report without asking the host.
+const PLUGIN_API_MANIFEST: &str = include_str!("../../plugin-api/Cargo.toml");
+
+/// The directory with the built binaries and plugins (`target/<profile>/`).
+///
+/// Test and bench executables live in `target/<profile>/deps/`, so it is the parent of
+/// their directory; anything else is taken to sit next to the binaries already.
+pub fn artifact_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the path of the running test executable");
+    let dir = exe
+        .parent()
+        .expect("the test executable lies in a directory")
+        .to_path_buf();
+    if dir.file_name().is_some_and(|n| n == "deps") {
+        dir.parent().expect("deps/ has a parent").to_path_buf()
+    } else {
+        dir
+    }
+}
+
+/// The build command that produces the artifacts for the profile these tests run in.
+pub fn build_command() -> &'static str {
+    if artifact_dir().file_name().is_some_and(|n| n == "debug") {
+        "cargo build --workspace"
+    } else {
+        "cargo build --release --workspace"
+    }
+}
+
+fn require(path: PathBuf, what: &str) -> PathBuf {
+    assert!(
+        path.is_file(),
+        "{what} {} is missing: run `{}` first (the end-to-end tests drive the built binaries and plugins, they do not build them)",
+        path.display(),
+        build_command()
+    );
+    path
+}
+
+/// The `host` binary; panics with the build command to run when it is missing.
+pub fn host_binary() -> PathBuf {
+    require(artifact_dir().join("host"), "the host binary")
+}
+
+/// The file name of plugin crate `name`'s shared library (`libmtttier.so`).
+pub fn plugin_file_name(name: &str) -> String {
+    format!("lib{name}.so")
+}
+
+/// A built plugin or fixture library (`name` as in its crate, e.g. `fixture_panicky`);
+/// panics with the build command to run when it is missing.
+pub fn plugin(name: &str) -> PathBuf {
+    require(
+        artifact_dir().join(plugin_file_name(name)),
+        "the plugin library",
+    )
+}
+
+/// The `version` of the workspace's `gamesman-plugin-api` package.
+pub fn plugin_api_version() -> String {
+    manifest_version(PLUGIN_API_MANIFEST).expect("plugin-api/Cargo.toml declares a version")
+}
+
+/// The `version = "..."` of a manifest's `[package]` section.
+fn manifest_version(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some(rest) = line.strip_prefix("version") {
+                let value = rest.trim_start().strip_prefix('=')?.trim();
+                return Some(value.trim_matches('"').to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Whether `path` names the same file as `other` (both canonicalized).
+pub fn same_file(path: &Path, other: &Path) -> bool {
+    match (path.canonicalize(), other.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::manifest_version;
+
+    #[test]
+    fn reads_the_package_version_only() {
+        let m = "[package]\nname = \"x\"\nversion = \"1.2.3\"\n[dependencies]\nversion = \"9\"\n";
+        assert_eq!(manifest_version(m).as_deref(), Some("1.2.3"));
+        assert_eq!(manifest_version("[dependencies]\nversion = \"9\"\n"), None);
+    }
+}
