@@ -1,0 +1,63 @@
+//! The command line's contract: distinct exit codes for a module that cannot be
+//! loaded (3) and a bad command line (2), each with a one-paragraph message and no
+//! panic.
+
+mod common;
+
+use common::{built, mtttier, validate, validate_plugin};
+
+#[test]
+fn a_missing_plugin_is_a_load_failure() {
+    let run = validate(&["--plugin", "/nonexistent/libnothing.so"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("no game module at /nonexistent/libnothing.so"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn a_library_that_is_not_a_module_is_a_load_failure() {
+    let run = validate_plugin(&built("libfixture_not_a_module.so"), &[]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("not a game module"), "{}", run.stderr);
+}
+
+#[test]
+fn an_unknown_variant_is_a_load_failure() {
+    let run = validate_plugin(&mtttier(), &["--variant", "nine-by-nine"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("has no variant 'nine-by-nine'"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("regular, symmetric"), "{}", run.stderr);
+}
+
+#[test]
+fn exhaustive_and_sample_together_are_a_usage_error() {
+    let run = validate_plugin(&mtttier(), &["--exhaustive", "--sample", "10"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}
+
+#[test]
+fn help_states_the_exhaustive_threshold_and_the_exit_codes() {
+    let run = validate(&["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.contains("at most 20000000 positions"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Exit codes: 0 nothing wrong"),
+        "{}",
+        run.stdout
+    );
+}
