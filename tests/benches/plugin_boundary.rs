@@ -268,14 +268,42 @@ enum Path {
     PluginBatch,
 }
 
-const PATHS: [(Path, &str); 6] = [
-    (Path::Direct, "static, Game trait"),
-    (Path::AdapterCall, "static adapter, per call"),
-    (Path::PluginCall, ".so, per call"),
-    (Path::PluginHandle, ".so, GameHandle API"),
-    (Path::AdapterBatch, "static adapter, batch"),
-    (Path::PluginBatch, ".so, batch"),
+/// Each path: its column heading and what it is.
+const PATHS: [(Path, &str, &str); 6] = [
+    (
+        Path::Direct,
+        "static",
+        "mtttier linked statically, calling the Game trait directly",
+    ),
+    (
+        Path::AdapterCall,
+        "adapter/call",
+        "static mtttier behind the plugin adapter (GameHandle::from_static), one raw FfiGame call per position",
+    ),
+    (
+        Path::PluginCall,
+        ".so/call",
+        "libmtttier.so, one raw FfiGame call per position, host-owned reused buffers",
+    ),
+    (
+        Path::PluginHandle,
+        ".so/handle",
+        "libmtttier.so through GameHandle's checked API (fresh Vec per list, tier-size check per do_move)",
+    ),
+    (
+        Path::AdapterBatch,
+        "adapter/batch",
+        "static adapter, children_batch / parents_batch",
+    ),
+    (
+        Path::PluginBatch,
+        ".so/batch",
+        "libmtttier.so, children_batch / parents_batch",
+    ),
 ];
+
+/// Width of a number column.
+const COL: usize = 14;
 
 const OPS: [&str; 4] = [
     "(a) generate_moves",
@@ -409,11 +437,14 @@ fn report(ms: &[Measurement], w: &Workload, so: &std::path::Path) {
         w.moves.len(),
         w.undoers.len()
     );
+    for (_, heading, meaning) in PATHS {
+        println!("  {heading:<14} {meaning}");
+    }
     println!();
     println!("ns per position:");
     print!("{:<28}", "operation");
-    for (_, name) in PATHS {
-        print!("{name:>26}");
+    for (_, heading, _) in PATHS {
+        print!("{heading:>COL$}");
     }
     println!();
     let get = |op: usize, path: Path| {
@@ -423,30 +454,27 @@ fn report(ms: &[Measurement], w: &Workload, so: &std::path::Path) {
     };
     for (op, name) in OPS.iter().enumerate() {
         print!("{name:<28}");
-        for (path, _) in PATHS {
+        for (path, _, _) in PATHS {
             match get(op, path) {
-                Some(ns) => print!("{ns:>26.1}"),
-                None => print!("{:>26}", "-"),
+                Some(ns) => print!("{ns:>COL$.1}"),
+                None => print!("{:>COL$}", "-"),
             }
         }
         println!();
     }
     println!();
-    println!("overhead of the .so:");
     let pct = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => format!("{:+.1}%", (a / b - 1.0) * 100.0),
         _ => "-".into(),
     };
+    println!("overhead of the .so:");
     println!(
-        "{:<28}{:>26}{:>26}{:>26}",
-        "operation",
-        "per call vs static trait",
-        "per call vs static adapter",
-        "batch vs static batch"
+        "{:<28}{:>20}{:>26}{:>28}",
+        "operation", ".so/call vs static", ".so/call vs adapter/call", ".so/batch vs adapter/batch"
     );
     for (op, name) in OPS.iter().enumerate() {
         println!(
-            "{name:<28}{:>26}{:>26}{:>26}",
+            "{name:<28}{:>20}{:>26}{:>28}",
             pct(get(op, Path::PluginCall), get(op, Path::Direct)),
             pct(get(op, Path::PluginCall), get(op, Path::AdapterCall)),
             pct(get(op, Path::PluginBatch), get(op, Path::AdapterBatch)),
