@@ -8,7 +8,7 @@
 //! path that skips work fails instead of looking fast. It must not change what it
 //! measures between paths: all walk the same positions in the same order.
 
-use e2e_tests::workspace::plugin;
+use e2e_tests::workspace::plugin_built_alongside;
 use gamesman_host::{loader, GameHandle};
 use gamesman_plugin_api::ffi::GameBox;
 use gamesman_plugin_api::{Game, List, Move, Tier, TierPosition, UndoMove, Value};
@@ -368,7 +368,9 @@ impl Measurement<'_> {
 }
 
 fn main() {
-    let so = plugin("mtttier");
+    // The .so from this very cargo run, so both sides are built from the same source
+    // with the same profile.
+    let so = plugin_built_alongside("mtttier");
     let module = loader::load(so.to_str().expect("utf-8 path")).unwrap_or_else(|e| panic!("{e}"));
     let plugin_game = module
         .open(Some("regular"))

@@ -4,7 +4,7 @@
 //! It only finds files; it must not build anything (a nested cargo would fight the
 //! outer one for the build lock and for the two cores).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The plugin-api crate manifest, read at compile time so the tests know the version
 /// the host should report without asking the host.
@@ -51,18 +51,31 @@ pub fn host_binary() -> PathBuf {
     require(artifact_dir().join("host"), "the host binary")
 }
 
-/// The file name of plugin crate `name`'s shared library (`libmtttier.so`).
-pub fn plugin_file_name(name: &str) -> String {
-    format!("lib{name}.so")
-}
-
 /// A built plugin or fixture library (`name` as in its crate, e.g. `fixture_panicky`);
 /// panics with the build command to run when it is missing.
 pub fn plugin(name: &str) -> PathBuf {
     require(
-        artifact_dir().join(plugin_file_name(name)),
+        artifact_dir().join(format!("lib{name}.so")),
         "the plugin library",
     )
+}
+
+/// The copy of plugin `name` that cargo built in the same run as this executable, when
+/// the plugin crate is one of its dependencies: cargo writes a dependency's `cdylib`
+/// into `deps/` but does not always copy it up (`cargo bench` does not), so the copy
+/// next to the binaries may be older than the statically linked code. Falls back to
+/// `plugin(name)`.
+pub fn plugin_built_alongside(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the path of the running executable");
+    let beside = exe
+        .parent()
+        .expect("the executable lies in a directory")
+        .join(format!("lib{name}.so"));
+    if beside.is_file() {
+        beside
+    } else {
+        plugin(name)
+    }
 }
 
 /// The `version` of the workspace's `gamesman-plugin-api` package.
@@ -84,14 +97,6 @@ fn manifest_version(manifest: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// Whether `path` names the same file as `other` (both canonicalized).
-pub fn same_file(path: &Path, other: &Path) -> bool {
-    match (path.canonicalize(), other.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 #[cfg(test)]
