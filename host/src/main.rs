@@ -3,11 +3,15 @@
 //! never a panic backtrace.
 
 use anyhow::Context;
-use clap::{Parser, Subcommand};
-use gamesman_host::db::{self, GameKey};
+use clap::{Parser, Subcommand, ValueEnum};
+use gamesman_host::db::{self, Database, GameKey};
+use gamesman_host::play::{self, PlayOptions, Side};
 use gamesman_host::solver::{self, SolveOptions};
-use gamesman_host::{info, loader, outcome, progress, GameHandle};
+use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +50,66 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Play the game in text: human or perfect computer on each side.
+    ///
+    /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. When
+    /// stdin is not a terminal, commands are read line by line (scripts, tests).
+    Play {
+        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
+        /// Who plays first (player 1).
+        #[arg(long, value_enum, default_value_t = SideArg::Human)]
+        first: SideArg,
+        /// Who plays second (player 2; ignored for puzzles).
+        #[arg(long, value_enum, default_value_t = SideArg::Computer)]
+        second: SideArg,
+        /// Seed for the computer's choices among equally good moves (reproducible games).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Start with the computer playing by remoteness instead of WinBy.
+        #[arg(long)]
+        remoteness: bool,
+    },
+    /// Show a position's value and every move's value, best first.
+    Query {
+        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The position in the module's text form (default: the initial position).
+        position: Option<String>,
+    },
+    /// Count positions by value and remoteness, per tier, legal and reachable.
+    Analyze {
+        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the value-by-remoteness histogram to this .svg or .png file.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
+}
+
+/// Who plays a side, as typed.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SideArg {
+    Human,
+    Computer,
+}
+
+impl From<SideArg> for Side {
+    fn from(s: SideArg) -> Side {
+        match s {
+            SideArg::Human => Side::Human,
+            SideArg::Computer => Side::Computer,
+        }
+    }
 }
 
 fn game_key(game: &GameHandle) -> GameKey {
@@ -113,6 +177,27 @@ fn solve(
     Ok(())
 }
 
+/// Opens the database for play, query and analyze. A `memory:` database starts
+/// empty, so the game is solved into it first, in this process.
+fn solved_db(game: &GameHandle, resource: &str) -> anyhow::Result<Arc<dyn Database>> {
+    let db = db::open(resource, &game_key(game))?;
+    if resource.starts_with("memory") {
+        log::info!(
+            "solving {} ({}) in memory first",
+            game.module_name(),
+            game.variant()
+        );
+        solver::solve(game, db.as_ref(), &SolveOptions::default(), &solver::Silent)?;
+    } else if db.stored_tiers()?.is_empty() {
+        log::warn!(
+            "{} holds no solved tiers: every position is unsolved (run `host --plugin {} solve --db {resource}` first)",
+            db.describe(),
+            game.module_name()
+        );
+    }
+    Ok(db)
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     let spec = cli.plugin.as_deref().context(
         "no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier)",
@@ -131,6 +216,54 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
+        Command::Play {
+            db,
+            first,
+            second,
+            seed,
+            remoteness,
+        } => {
+            let db = solved_db(&game, &db)?;
+            let stdin = std::io::stdin();
+            let options = PlayOptions {
+                sides: [first.into(), second.into()],
+                seed,
+                winby: !remoteness,
+                echo: !stdin.is_terminal(),
+            };
+            play::play(
+                &game,
+                db.as_ref(),
+                &options,
+                stdin.lock(),
+                std::io::stdout().lock(),
+            )?;
+        }
+        Command::Query { db, json, position } => {
+            // Parse first: a typo should not wait for a solve.
+            let p = query::parse_position(&game, position.as_deref())?;
+            let db = solved_db(&game, &db)?;
+            let ranking = query::query(&game, db.as_ref(), p)?;
+            if json {
+                let report = query::report(&game, &ranking)?;
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", query::text(&game, &ranking)?);
+            }
+        }
+        Command::Analyze { db, json, plot } => {
+            let db = solved_db(&game, &db)?;
+            let analysis = analyze::analyze(&game, db.as_ref())?;
+            if let Some(path) = &plot {
+                plot::plot(&analysis, path)?;
+                log::info!("wrote the histogram to {}", path.display());
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&analysis)?);
+            } else {
+                print!("{}", analyze::text(&analysis));
+            }
+        }
     }
     Ok(())
 }

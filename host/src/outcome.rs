@@ -2,7 +2,7 @@
 //! puzzles "solvable in 12" / "unsolvable". Presentation only; shared by every command.
 
 use crate::record::Record;
-use gamesman_plugin_api::Value;
+use gamesman_plugin_api::{Player, Value};
 
 /// A record in words, from the view of the player to move. `winby` adds the margin
 /// (from player one's view, as stored) where the record has one.
@@ -24,6 +24,40 @@ pub fn describe(record: &Record, players: u8, winby: bool) -> String {
         (Value::LOSE, None) => format!("lose in {r}"),
         (Value::TIE, _) => format!("tie in {r}"),
         (Value::DRAW, _) => "draw".into(),
+        _ => "unsolved".into(),
+    }
+}
+
+/// A WinBy (stored from player one's view) read from `mover`'s side: positive when
+/// `mover` is ahead.
+pub fn margin_for(winby: i64, mover: Player) -> i64 {
+    if mover == Player::TWO {
+        -winby
+    } else {
+        winby
+    }
+}
+
+/// The prediction line's words for the player to move: "Player 1 should win by 8 in
+/// 11" (WinBy shown when `winby` is on and the record has one, with the margin read
+/// from `mover`'s side), "Player 2 should lose in 9", "Player 1 should tie in 9",
+/// "Player 1 should draw", "unsolved"; puzzles as `describe` says them.
+pub fn prediction(record: &Record, players: u8, mover: Player, winby: bool) -> String {
+    if players == 1 {
+        return describe(record, players, winby);
+    }
+    let r = record.remoteness;
+    // Unlike `describe`, the margin keeps its sign from the mover's side, so a stored
+    // WinBy that disagrees with the value shows up instead of being hidden by `abs`.
+    match (record.value, record.winby.filter(|_| winby)) {
+        (Value::WIN, Some(w)) => format!("{mover} should win by {} in {r}", margin_for(w, mover)),
+        (Value::LOSE, Some(w)) => {
+            format!("{mover} should lose by {} in {r}", -margin_for(w, mover))
+        }
+        (Value::WIN, None) => format!("{mover} should win in {r}"),
+        (Value::LOSE, None) => format!("{mover} should lose in {r}"),
+        (Value::TIE, _) => format!("{mover} should tie in {r}"),
+        (Value::DRAW, _) => format!("{mover} should draw"),
         _ => "unsolved".into(),
     }
 }
@@ -63,5 +97,44 @@ mod tests {
         assert_eq!(describe(&r(Value::WIN, 4, None), 1, false), "solvable in 4");
         assert_eq!(describe(&r(Value::DRAW, 0, None), 1, false), "unsolvable");
         assert_eq!(describe(&Record::UNSOLVED, 2, false), "unsolved");
+    }
+
+    #[test]
+    fn predictions_read_the_margin_from_the_mover() {
+        let r = |value, remoteness, winby| Record {
+            value,
+            remoteness,
+            winby,
+        };
+        let (one, two) = (Player::ONE, Player::TWO);
+        assert_eq!(
+            prediction(&r(Value::WIN, 11, Some(8)), 2, one, true),
+            "Player 1 should win by 8 in 11"
+        );
+        assert_eq!(
+            prediction(&r(Value::WIN, 11, Some(-8)), 2, two, true),
+            "Player 2 should win by 8 in 11"
+        );
+        assert_eq!(
+            prediction(&r(Value::LOSE, 4, Some(-3)), 2, one, true),
+            "Player 1 should lose by 3 in 4"
+        );
+        assert_eq!(
+            prediction(&r(Value::LOSE, 4, Some(-3)), 2, one, false),
+            "Player 1 should lose in 4"
+        );
+        assert_eq!(
+            prediction(&r(Value::TIE, 9, None), 2, two, true),
+            "Player 2 should tie in 9"
+        );
+        assert_eq!(
+            prediction(&r(Value::DRAW, 0, None), 2, one, false),
+            "Player 1 should draw"
+        );
+        assert_eq!(prediction(&Record::UNSOLVED, 2, one, true), "unsolved");
+        assert_eq!(
+            prediction(&r(Value::WIN, 3, None), 1, one, false),
+            "solvable in 3"
+        );
     }
 }

@@ -1,0 +1,459 @@
+//! Counts over a solved game: positions by value and by remoteness, per tier and in
+//! total, for every legal position the database holds and for the positions reachable
+//! from the initial position; the largest remoteness with an example position. Text
+//! tables for people, a serializable report for JSON.
+//!
+//! Games with symmetry store only canonical positions, so both counts are of
+//! canonical positions there. This file reads tiers and counts; it must not solve or
+//! draw (the plot lives in `plot`).
+
+use crate::db::{Database, DbError};
+use crate::game::{GameHandle, ModuleError};
+use crate::outcome::value_name;
+use crate::reach::{self, Bitset, ReachError};
+use crate::record::TierRecords;
+use crate::solver::meta_of;
+use crate::tier::{TierGraph, TierGraphError};
+use gamesman_plugin_api::{Tier, TierPosition, Value};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// Why an analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// The module failed.
+    #[error(transparent)]
+    Module(#[from] ModuleError),
+    /// The tier graph could not be built.
+    #[error(transparent)]
+    Graph(#[from] TierGraphError),
+    /// The forward search failed.
+    #[error(transparent)]
+    Reach(#[from] ReachError),
+    /// Reading the database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// Positions per value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ValueCounts {
+    /// Wins for the player to move.
+    pub win: u64,
+    /// Losses for the player to move.
+    pub lose: u64,
+    /// Ties.
+    pub tie: u64,
+    /// Draws (loopy games).
+    pub draw: u64,
+    /// Positions of tiers the database does not hold.
+    pub unsolved: u64,
+}
+
+/// Decided positions with one remoteness.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RemotenessRow {
+    /// The remoteness.
+    pub remoteness: u32,
+    /// Wins at it.
+    pub win: u64,
+    /// Losses at it.
+    pub lose: u64,
+    /// Ties at it.
+    pub tie: u64,
+}
+
+/// Counts of one set of positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Positions counted.
+    pub total: u64,
+    /// By value.
+    pub by_value: ValueCounts,
+    /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
+    pub by_remoteness: Vec<RemotenessRow>,
+}
+
+/// A position with the largest remoteness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// Its remoteness.
+    pub remoteness: u32,
+    /// Its value.
+    pub value: &'static str,
+    /// Its tier.
+    pub tier: u64,
+    /// The position in the module's text form.
+    pub position: String,
+}
+
+/// Counts of one set of positions and its example of the largest remoteness.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Section {
+    /// The counts over all tiers.
+    pub counts: Counts,
+    /// A position with the largest remoteness (none when nothing is decided).
+    pub max_remoteness: Option<Example>,
+}
+
+/// The counts of one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct TierCounts {
+    /// The tier.
+    pub tier: u64,
+    /// Its name.
+    pub name: String,
+    /// Its hash size.
+    pub size: u64,
+    /// Whether the database holds it.
+    pub solved: bool,
+    /// Its legal (solved) positions.
+    pub legal: Counts,
+    /// Its positions reachable from the initial position.
+    pub reachable: Counts,
+}
+
+/// A whole analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The module.
+    pub game: String,
+    /// The variant.
+    pub variant: String,
+    /// The database read.
+    pub database: String,
+    /// Whether only canonical positions are counted (games with symmetry).
+    pub canonical_only: bool,
+    /// Tiers reachable from the initial tier that the database does not hold.
+    pub unsolved_tiers: Vec<u64>,
+    /// Every legal position the database holds.
+    pub legal: Section,
+    /// The positions reachable from the initial position.
+    pub reachable: Section,
+    /// Per tier, the initial tier first.
+    pub tiers: Vec<TierCounts>,
+}
+
+/// A running count with the first position of the largest remoteness seen.
+#[derive(Clone, Default)]
+struct Tally {
+    values: ValueCounts,
+    by_remoteness: Vec<[u64; 3]>,
+    /// (remoteness, value, position index)
+    deepest: Option<(u32, Value, u64)>,
+}
+
+impl Tally {
+    fn add(&mut self, v: Value, r: u32, index: u64) {
+        let slot = match v {
+            Value::WIN => {
+                self.values.win += 1;
+                0
+            }
+            Value::LOSE => {
+                self.values.lose += 1;
+                1
+            }
+            Value::TIE => {
+                self.values.tie += 1;
+                2
+            }
+            Value::DRAW => {
+                self.values.draw += 1;
+                return;
+            }
+            _ => {
+                self.values.unsolved += 1;
+                return;
+            }
+        };
+        if self.by_remoteness.len() <= r as usize {
+            self.by_remoteness.resize(r as usize + 1, [0; 3]);
+        }
+        self.by_remoteness[r as usize][slot] += 1;
+        if self
+            .deepest
+            .is_none_or(|(d, _, i)| r > d || (r == d && index < i))
+        {
+            self.deepest = Some((r, v, index));
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        let (a, b) = (&mut self.values, other.values);
+        a.win += b.win;
+        a.lose += b.lose;
+        a.tie += b.tie;
+        a.draw += b.draw;
+        a.unsolved += b.unsolved;
+        if self.by_remoteness.len() < other.by_remoteness.len() {
+            self.by_remoteness.resize(other.by_remoteness.len(), [0; 3]);
+        }
+        for (mine, theirs) in self.by_remoteness.iter_mut().zip(&other.by_remoteness) {
+            for k in 0..3 {
+                mine[k] += theirs[k];
+            }
+        }
+        self.deepest = match (self.deepest, other.deepest) {
+            (Some(x), Some(y)) => Some(if y.0 > x.0 || (y.0 == x.0 && y.2 < x.2) {
+                y
+            } else {
+                x
+            }),
+            (x, y) => x.or(y),
+        };
+        self
+    }
+
+    fn counts(&self) -> Counts {
+        let v = self.values;
+        Counts {
+            total: v.win + v.lose + v.tie + v.draw + v.unsolved,
+            by_value: v,
+            by_remoteness: self
+                .by_remoteness
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.iter().any(|&n| n > 0))
+                .map(|(r, c)| RemotenessRow {
+                    remoteness: r as u32,
+                    win: c[0],
+                    lose: c[1],
+                    tie: c[2],
+                })
+                .collect(),
+        }
+    }
+}
+
+fn add_counts(total: &mut Counts, c: &Counts) {
+    total.total += c.total;
+    let (a, b) = (&mut total.by_value, c.by_value);
+    a.win += b.win;
+    a.lose += b.lose;
+    a.tie += b.tie;
+    a.draw += b.draw;
+    a.unsolved += b.unsolved;
+    for row in &c.by_remoteness {
+        match total
+            .by_remoteness
+            .binary_search_by_key(&row.remoteness, |r| r.remoteness)
+        {
+            Ok(i) => {
+                let t = &mut total.by_remoteness[i];
+                t.win += row.win;
+                t.lose += row.lose;
+                t.tie += row.tie;
+            }
+            Err(i) => total.by_remoteness.insert(i, *row),
+        }
+    }
+}
+
+fn legal_tally(records: &TierRecords) -> Tally {
+    (0..records.len() as u64)
+        .into_par_iter()
+        .fold(Tally::default, |mut t, i| {
+            let r = records.get(i);
+            if r.is_solved() {
+                t.add(r.value, r.remoteness, i);
+            }
+            t
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+fn reachable_tally(records: Option<&TierRecords>, reached: &Bitset) -> Tally {
+    let members: Vec<u64> = reached.iter().collect();
+    members
+        .par_iter()
+        .fold(Tally::default, |mut t, &i| {
+            match records {
+                Some(recs) => {
+                    let r = recs.get(i);
+                    t.add(r.value, r.remoteness, i);
+                }
+                None => t.add(Value::UNDECIDED, 0, i),
+            }
+            t
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+/// Keeps the deeper of the running example and a tier's deepest position.
+fn deeper(
+    game: &GameHandle,
+    best: Option<Example>,
+    tier: Tier,
+    deepest: Option<(u32, Value, u64)>,
+) -> Result<Option<Example>, ModuleError> {
+    let Some((r, v, i)) = deepest else {
+        return Ok(best);
+    };
+    // Tiers come initial tier first, so on equal remoteness the earlier one stays.
+    if best.as_ref().is_some_and(|b| b.remoteness >= r) {
+        return Ok(best);
+    }
+    Ok(Some(Example {
+        remoteness: r,
+        value: value_name(v),
+        tier: tier.0,
+        position: game.position_to_text(TierPosition::new(tier, i))?,
+    }))
+}
+
+/// Counts the positions of every tier reachable from the initial tier.
+pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, AnalyzeError> {
+    let graph = TierGraph::discover(game)?;
+    let reached = reach::search(game, &graph)?;
+    let stored = db.stored_tiers()?;
+    let mut legal = Section::default();
+    let mut reachable = Section::default();
+    let mut tiers = Vec::new();
+    let mut unsolved_tiers = Vec::new();
+    for node in graph.order.iter().rev() {
+        let records = if stored.contains(&node.tier) {
+            Some(db.load_tier(&meta_of(node))?)
+        } else {
+            unsolved_tiers.push(node.tier.0);
+            None
+        };
+        let legal_t = records.as_deref().map(legal_tally).unwrap_or_default();
+        let empty = Bitset::new(0);
+        let reach_t = reachable_tally(
+            records.as_deref(),
+            reached.tier(node.tier).unwrap_or(&empty),
+        );
+        let t = TierCounts {
+            tier: node.tier.0,
+            name: node.name.clone(),
+            size: node.size,
+            solved: records.is_some(),
+            legal: legal_t.counts(),
+            reachable: reach_t.counts(),
+        };
+        add_counts(&mut legal.counts, &t.legal);
+        add_counts(&mut reachable.counts, &t.reachable);
+        legal.max_remoteness = deeper(game, legal.max_remoteness, node.tier, legal_t.deepest)?;
+        reachable.max_remoteness =
+            deeper(game, reachable.max_remoteness, node.tier, reach_t.deepest)?;
+        tiers.push(t);
+    }
+    Ok(Analysis {
+        game: game.module_name().to_string(),
+        variant: game.variant().to_string(),
+        database: db.describe(),
+        canonical_only: game.properties().has_symmetry,
+        unsolved_tiers,
+        legal,
+        reachable,
+        tiers,
+    })
+}
+
+fn value_table(out: &mut String, rows: &[(String, String, &Counts)], total: &Counts) {
+    let _ = writeln!(
+        out,
+        "  {:<6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "tier", "name", "positions", "win", "lose", "tie", "draw", "unsolved"
+    );
+    let line = |out: &mut String, tier: &str, name: &str, c: &Counts| {
+        let v = c.by_value;
+        let _ = writeln!(
+            out,
+            "  {:<6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            tier, name, c.total, v.win, v.lose, v.tie, v.draw, v.unsolved
+        );
+    };
+    for (tier, name, c) in rows {
+        line(out, tier, name, c);
+    }
+    line(out, "total", "", total);
+}
+
+fn remoteness_table(out: &mut String, c: &Counts) {
+    let _ = writeln!(
+        out,
+        "  {:<10} {:>10} {:>10} {:>10} {:>10}",
+        "remoteness", "win", "lose", "tie", "total"
+    );
+    for r in &c.by_remoteness {
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>10} {:>10} {:>10} {:>10}",
+            r.remoteness,
+            r.win,
+            r.lose,
+            r.tie,
+            r.win + r.lose + r.tie
+        );
+    }
+}
+
+fn section_text(
+    out: &mut String,
+    title: &str,
+    section: &Section,
+    tiers: &[TierCounts],
+    pick: fn(&TierCounts) -> &Counts,
+) {
+    let _ = writeln!(out, "\n{title}: {} positions", section.counts.total);
+    let rows: Vec<(String, String, &Counts)> = tiers
+        .iter()
+        .map(|t| (t.tier.to_string(), t.name.clone(), pick(t)))
+        .collect();
+    value_table(out, &rows, &section.counts);
+    out.push_str("  by remoteness (wins, losses and ties):\n");
+    remoteness_table(out, &section.counts);
+    match &section.max_remoteness {
+        Some(e) => {
+            let _ = writeln!(
+                out,
+                "  largest remoteness: {} ({}), for example {} (tier {})",
+                e.remoteness, e.value, e.position, e.tier
+            );
+        }
+        None => out.push_str("  largest remoteness: none (nothing decided)\n"),
+    }
+}
+
+/// The analysis as tables for people.
+pub fn text(a: &Analysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}), database {}{}",
+        a.game,
+        a.variant,
+        a.database,
+        if a.canonical_only {
+            "; counting canonical positions only (the game has symmetry)"
+        } else {
+            ""
+        }
+    );
+    if !a.unsolved_tiers.is_empty() {
+        let list: Vec<String> = a.unsolved_tiers.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "unsolved tiers (not in the database): {}",
+            list.join(", ")
+        );
+    }
+    section_text(
+        &mut out,
+        "Reachable from the initial position",
+        &a.reachable,
+        &a.tiers,
+        |t| &t.reachable,
+    );
+    section_text(
+        &mut out,
+        "All legal positions in the database",
+        &a.legal,
+        &a.tiers,
+        |t| &t.legal,
+    );
+    out
+}

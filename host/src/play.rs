@@ -1,0 +1,448 @@
+//! The text player: a human or the perfect computer on each side, the board and a
+//! prediction line every turn, and the commands `ps`/`values`, `hint`, `undo`, `w`,
+//! `help` and `quit`, in the spirit of GamesmanClassic's text interface.
+//!
+//! Commands are read line by line from any `BufRead` and everything goes to any
+//! `Write`, so tests and scripts drive whole games through stdin; end of input always
+//! ends the game. This file plays what the database says; it must not solve, and it
+//! never trusts typed input to the module without the module's own check.
+
+use crate::db::Database;
+use crate::game::{GameHandle, ModuleError};
+use crate::outcome::{describe, margin_for, prediction};
+use crate::query::moves_table;
+use crate::ranking::{RankError, RankedMove, Ranking};
+use crate::record::Record;
+use gamesman_plugin_api::{Player, TierPosition, Value};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::io::{BufRead, Write};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Moves are read from the input.
+    Human,
+    /// The perfect player (random legal moves where unsolved).
+    Computer,
+}
+
+/// How to play.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Who plays player one and player two (puzzles use only the first).
+    pub sides: [Side; 2],
+    /// Seed of the computer's choices among equally good moves (random when `None`).
+    pub seed: Option<u64>,
+    /// Start in WinBy mode (ignored for games without WinBy).
+    pub winby: bool,
+    /// Write each command read after its prompt, so a scripted game reads as a
+    /// transcript (stdin is not a terminal).
+    pub echo: bool,
+}
+
+/// How a game of `play` ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The game reached its end; the words announce the result.
+    Finished(String),
+    /// A player typed `quit`.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+}
+
+/// Why the player stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The module failed.
+    #[error(transparent)]
+    Module(#[from] ModuleError),
+    /// Looking up records failed.
+    #[error(transparent)]
+    Rank(#[from] RankError),
+    /// Reading commands or writing the game failed.
+    #[error("playing: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A move made, to take it back: the position before it and who made it.
+struct Step {
+    before: TierPosition,
+    by_human: bool,
+}
+
+/// What the main loop does after a human's turn.
+enum Next {
+    /// Show the (new) position.
+    Continue,
+    /// End the game.
+    Stop(GameEnd),
+}
+
+const HELP: &str = "\
+Commands:
+  <move>        play a move in the game's own notation
+  ps, values    every legal move with its value for you, remoteness (and margin), best first
+  hint          the best moves
+  undo          take back moves to your previous decision
+  w             switch the computer between WinBy and remoteness play
+  help          this list
+  quit          leave the game
+";
+
+struct Session<'a, R, W> {
+    game: &'a GameHandle,
+    db: &'a dyn Database,
+    sides: [Side; 2],
+    rng: StdRng,
+    winby: bool,
+    echo: bool,
+    input: R,
+    out: W,
+    position: TierPosition,
+    history: Vec<Step>,
+}
+
+/// Plays one game from the initial position, reading commands from `input` and
+/// writing the game to `out`.
+pub fn play<R: BufRead, W: Write>(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &PlayOptions,
+    input: R,
+    out: W,
+) -> Result<GameEnd, PlayError> {
+    let mut s = Session {
+        game,
+        db,
+        sides: options.sides,
+        rng: match options.seed {
+            Some(seed) => StdRng::seed_from_u64(seed),
+            None => StdRng::from_entropy(),
+        },
+        winby: options.winby && game.supports_winby(),
+        echo: options.echo,
+        input,
+        out,
+        position: game.initial_position()?,
+        history: Vec::new(),
+    };
+    s.run()
+}
+
+impl<R: BufRead, W: Write> Session<'_, R, W> {
+    fn players(&self) -> u8 {
+        self.game.properties().players
+    }
+
+    fn side_of(&self, p: Player) -> Side {
+        if p == Player::TWO && self.players() > 1 {
+            self.sides[1]
+        } else {
+            self.sides[0]
+        }
+    }
+
+    fn name(&self, p: Player) -> String {
+        match self.side_of(p) {
+            Side::Human => format!("{p} (human)"),
+            Side::Computer => format!("{p} (computer)"),
+        }
+    }
+
+    fn any_human(&self) -> bool {
+        let used = if self.players() > 1 { 2 } else { 1 };
+        self.sides[..used].contains(&Side::Human)
+    }
+
+    fn mode_words(&self) -> &'static str {
+        if self.winby {
+            "by WinBy (the largest margin; w switches to remoteness)"
+        } else if self.game.supports_winby() {
+            "by remoteness (w switches to WinBy)"
+        } else {
+            "by remoteness"
+        }
+    }
+
+    fn run(&mut self) -> Result<GameEnd, PlayError> {
+        let who = if self.players() > 1 {
+            format!(
+                "{} against {}",
+                self.name(Player::ONE),
+                self.name(Player::TWO)
+            )
+        } else {
+            format!("a puzzle for {}", self.name(Player::ONE))
+        };
+        writeln!(
+            self.out,
+            "{} ({}): {who}. The computer plays {}. Type help for commands.",
+            self.game.module_name(),
+            self.game.variant(),
+            self.mode_words()
+        )?;
+        loop {
+            let ranking = Ranking::of(self.game, self.db, self.position, self.winby)?;
+            self.show(&ranking)?;
+            if ranking.is_over() {
+                let result = self.result(&ranking)?;
+                writeln!(self.out, "Game over: {result}")?;
+                if !self.any_human() {
+                    return Ok(GameEnd::Finished(result));
+                }
+                // A human may still take moves back after the end.
+                match self.after_end()? {
+                    Next::Continue => continue,
+                    Next::Stop(end) => return Ok(end),
+                }
+            }
+            match self.side_of(ranking.mover) {
+                Side::Computer => self.computer_turn(&ranking)?,
+                Side::Human => match self.human_turn(&ranking)? {
+                    Next::Continue => {}
+                    Next::Stop(end) => return Ok(end),
+                },
+            }
+        }
+    }
+
+    fn show(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
+        let board = self.game.board_to_text(ranking.position)?;
+        writeln!(self.out)?;
+        write!(self.out, "{board}")?;
+        if !board.ends_with('\n') {
+            writeln!(self.out)?;
+        }
+        if !ranking.is_over() {
+            let predicted = if ranking.record.is_solved() {
+                prediction(&ranking.record, self.players(), ranking.mover, self.winby)
+            } else {
+                format!(
+                    "unsolved: tier {} is not in the database",
+                    ranking.position.tier
+                )
+            };
+            writeln!(
+                self.out,
+                "{} to move   ({predicted})",
+                self.name(ranking.mover)
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The result at the end of the game, in words.
+    fn result(&mut self, ranking: &Ranking) -> Result<String, PlayError> {
+        let moves = self.history.len();
+        let value = if ranking.primitive == Value::UNDECIDED {
+            // No legal move: the solver counts that as a loss for the player to move.
+            Value::LOSE
+        } else {
+            ranking.primitive
+        };
+        if self.players() == 1 {
+            return Ok(if value == Value::WIN {
+                format!("the puzzle is solved in {moves} moves.")
+            } else {
+                format!("the puzzle ends unsolved after {moves} moves.")
+            });
+        }
+        let winner = match value {
+            Value::WIN => ranking.mover,
+            Value::LOSE => ranking.mover.other(),
+            _ => return Ok(format!("the game is a tie after {moves} moves.")),
+        };
+        let margin = if self.game.supports_winby() {
+            let w = self.game.win_by(ranking.position)?;
+            format!(" by {}", margin_for(w, winner))
+        } else {
+            String::new()
+        };
+        Ok(format!(
+            "{} wins{margin} after {moves} moves.",
+            self.name(winner)
+        ))
+    }
+
+    fn computer_turn(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
+        let choices = ranking.perfect_choices();
+        let m = *choices
+            .choose(&mut self.rng)
+            .expect("a position that is not over has moves");
+        let note = if ranking.record.is_solved() {
+            String::new()
+        } else {
+            " (unsolved position: a random legal move)".to_string()
+        };
+        writeln!(
+            self.out,
+            "{} plays {}{note}",
+            self.name(ranking.mover),
+            m.text
+        )?;
+        self.history.push(Step {
+            before: self.position,
+            by_human: false,
+        });
+        self.position = m.child;
+        Ok(())
+    }
+
+    /// Reads one command; `None` at the end of the input.
+    fn read_command(&mut self, prompt: &str) -> Result<Option<String>, PlayError> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            writeln!(self.out, "\n(end of input: leaving the game)")?;
+            return Ok(None);
+        }
+        let command = line.trim().to_string();
+        if self.echo {
+            writeln!(self.out, "{command}")?;
+        }
+        Ok(Some(command))
+    }
+
+    fn human_turn(&mut self, ranking: &Ranking) -> Result<Next, PlayError> {
+        let prompt = format!("{}'s move (help for commands): ", ranking.mover);
+        loop {
+            let Some(command) = self.read_command(&prompt)? else {
+                return Ok(Next::Stop(GameEnd::EndOfInput));
+            };
+            match command.as_str() {
+                "" => {}
+                "quit" | "q" | "exit" => return Ok(Next::Stop(GameEnd::Quit)),
+                "help" | "?" => write!(self.out, "{HELP}")?,
+                "ps" | "values" => {
+                    let table = moves_table(self.game, ranking)?;
+                    write!(self.out, "{table}")?;
+                }
+                "hint" => self.hint(ranking)?,
+                "undo" | "u" => {
+                    if self.undo()? {
+                        return Ok(Next::Continue);
+                    }
+                }
+                "w" => {
+                    if self.toggle_winby()? {
+                        return Ok(Next::Continue);
+                    }
+                }
+                text => {
+                    if let Some(m) = self.parse_move(ranking, text)? {
+                        self.history.push(Step {
+                            before: self.position,
+                            by_human: true,
+                        });
+                        self.position = m.child;
+                        return Ok(Next::Continue);
+                    }
+                }
+            }
+        }
+    }
+
+    fn after_end(&mut self) -> Result<Next, PlayError> {
+        loop {
+            let Some(command) = self.read_command("undo or quit: ")? else {
+                return Ok(Next::Stop(GameEnd::EndOfInput));
+            };
+            match command.as_str() {
+                "" => {}
+                "quit" | "q" | "exit" => return Ok(Next::Stop(GameEnd::Quit)),
+                "help" | "?" => write!(self.out, "{HELP}")?,
+                "undo" | "u" => {
+                    if self.undo()? {
+                        return Ok(Next::Continue);
+                    }
+                }
+                _ => writeln!(
+                    self.out,
+                    "The game is over: type undo to take a move back, or quit."
+                )?,
+            }
+        }
+    }
+
+    /// The legal move `text` names, or `None` after telling the player why not.
+    fn parse_move<'r>(
+        &mut self,
+        ranking: &'r Ranking,
+        text: &str,
+    ) -> Result<Option<&'r RankedMove>, PlayError> {
+        let problem = match self.game.text_to_move(ranking.position, text)? {
+            Ok(mv) => match ranking.moves.iter().find(|m| m.mv == mv) {
+                Some(m) => return Ok(Some(m)),
+                // The module parsed it, but it is not among the moves it generates.
+                None => format!("'{text}' is not a legal move here"),
+            },
+            Err(message) => message,
+        };
+        let legal: Vec<&str> = ranking.moves.iter().map(|m| m.text.as_str()).collect();
+        writeln!(self.out, "{problem}")?;
+        writeln!(self.out, "Legal moves: {}", legal.join(" "))?;
+        Ok(None)
+    }
+
+    fn hint(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
+        if !ranking.record.is_solved() {
+            writeln!(
+                self.out,
+                "No hint: this position is unsolved (its tier is not in the database)."
+            )?;
+            return Ok(());
+        }
+        let best = ranking.perfect_choices();
+        let names: Vec<&str> = best.iter().map(|m| m.text.as_str()).collect();
+        let after = best
+            .first()
+            .map(|m| {
+                let r = Record {
+                    value: m.move_value,
+                    remoteness: m.record.remoteness,
+                    winby: m.record.winby,
+                };
+                describe(&r, self.players(), self.winby)
+            })
+            .unwrap_or_default();
+        writeln!(self.out, "Hint: {} ({after})", names.join(" or "))?;
+        Ok(())
+    }
+
+    /// Takes back moves up to and including the last one a human made; false (after
+    /// saying so) when there is none.
+    fn undo(&mut self) -> Result<bool, PlayError> {
+        let Some(i) = self.history.iter().rposition(|s| s.by_human) else {
+            writeln!(self.out, "Nothing to undo.")?;
+            return Ok(false);
+        };
+        let taken = self.history.len() - i;
+        self.position = self.history[i].before;
+        self.history.truncate(i);
+        writeln!(
+            self.out,
+            "Took back {taken} move{}.",
+            if taken == 1 { "" } else { "s" }
+        )?;
+        Ok(true)
+    }
+
+    /// Switches WinBy play; true when the mode changed.
+    fn toggle_winby(&mut self) -> Result<bool, PlayError> {
+        if !self.game.supports_winby() {
+            writeln!(
+                self.out,
+                "{} does not store WinBy: the computer plays by remoteness.",
+                self.game.module_name()
+            )?;
+            return Ok(false);
+        }
+        self.winby = !self.winby;
+        writeln!(self.out, "The computer now plays {}.", self.mode_words())?;
+        Ok(true)
+    }
+}
