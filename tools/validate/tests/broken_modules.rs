@@ -13,8 +13,13 @@ use serde_json::Value;
 /// checks that exactly `failing` fail, exit code 1, and that check `name_of_check` has
 /// a finding whose problem contains `key`. Returns that finding.
 fn caught(name: &str, failing: &[&str], name_of_check: &str, key: &str) -> Value {
+    caught_in(name, "regular", failing, name_of_check, key)
+}
+
+/// `caught` for a variant of the fixture.
+fn caught_in(name: &str, variant: &str, failing: &[&str], name_of_check: &str, key: &str) -> Value {
     let plugin = fixture(name);
-    let run = validate_plugin(&plugin, &["--exhaustive", "--json"]);
+    let run = validate_plugin(&plugin, &["--variant", variant, "--exhaustive", "--json"]);
     assert_eq!(
         run.code, 1,
         "fixture {name} must fail with exit code 1:\n{}\n{}",
@@ -37,7 +42,7 @@ fn caught(name: &str, failing: &[&str], name_of_check: &str, key: &str) -> Value
     assert!(!finding["expected"].as_str().expect("expected").is_empty());
 
     // The text report says the same, and ends with a failing result line.
-    let text = validate_plugin(&plugin, &["--exhaustive"]);
+    let text = validate_plugin(&plugin, &["--variant", variant, "--exhaustive"]);
     assert_eq!(text.code, 1);
     let header = format!(
         "{} {:<16} FAIL",
@@ -80,6 +85,93 @@ fn the_control_without_a_mistake_passes() {
     // 7a, 6b, then both players at 5..0 stones.
     assert_eq!(json["summary"]["reachable_positions"], 14);
     assert_eq!(json["summary"]["warnings"], 0);
+}
+
+#[test]
+fn the_loopy_control_passes_with_its_loopy_tiers_drawn() {
+    let dir = std::env::temp_dir().join(format!("validate-loopy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let dot = dir.join("loopy.dot");
+    let run = validate_plugin(
+        &fixture("none"),
+        &[
+            "--variant",
+            "loopy",
+            "--json",
+            "--dot",
+            dot.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let s = &run.json()["summary"];
+    assert_eq!(s["loopy_tiers"], 7);
+    assert_eq!(s["reachable_positions"], 16);
+    assert_eq!(
+        s["level_widths"],
+        serde_json::json!([1, 1, 1, 1, 1, 1, 1, 1])
+    );
+    let dot = std::fs::read_to_string(&dot).expect("the DOT file");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(dot.contains("t5 -> t5;"), "{dot}");
+    assert!(
+        dot.contains("t0 [label=\"tier 0: 0 stones\\n2 positions\\n2 reachable\\nnot loopy\"]"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("\\nloopy\", style=bold, peripheries=2]"),
+        "{dot}"
+    );
+}
+
+#[test]
+fn a_dead_end_is_only_a_warning() {
+    let run = validate_plugin(&fixture("dead_end"), &["--json"]);
+    assert_eq!(
+        run.code, 0,
+        "warnings must not fail:\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    let json = run.json();
+    let c = check(&json, "primitive");
+    assert_eq!(c["status"], "warn");
+    assert_eq!(c["warnings"], 2);
+    let f = &c["findings"][0];
+    assert_eq!(f["severity"], "warning");
+    assert!(
+        f["problem"]
+            .as_str()
+            .expect("text")
+            .contains("not primitive but has no moves"),
+        "{f:#}"
+    );
+    assert_place(f, 0, "0 stones", 0, "0a", None);
+    let text = validate_plugin(&fixture("dead_end"), &[]);
+    assert_eq!(text.code, 0);
+    assert!(
+        text.stdout.contains("4 primitive        warn 2 warnings"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout
+            .trim_end()
+            .ends_with("OK, no errors (2 warnings)"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn a_loopy_tier_not_declared_loopy() {
+    // Undo moves towards the tier itself then look extra too: the tier is not loopy.
+    let f = caught_in(
+        "undeclared_loop",
+        "loopy",
+        &["children", "undo-moves"],
+        "children",
+        "the child 7:1 lies in the position's own tier, but tier_children(7) does not list it",
+    );
+    assert_place(&f, 7, "7 stones", 0, "7a", Some("pass"));
 }
 
 #[test]

@@ -144,8 +144,8 @@ pub fn check_parents(probe: &Probe<'_>, p: TierPosition) {
                 Check::UndoMoves,
                 next_spot(),
                 format!(
-                    "extra undo move: generate_undo_moves_to_tier gives {} undo moves towards the position's own tier, which is not loopy",
-                    u.len()
+                    "extra undo move: generate_undo_moves_to_tier gives {} towards the position's own tier, which is not loopy",
+                    if u.len() == 1 { "an undo move".to_string() } else { format!("{} undo moves", u.len()) }
                 ),
                 "no undo moves towards a tier that is not a parent tier",
             ),
