@@ -1,0 +1,385 @@
+//! quixo: Quixo on 3x3, 4x4 (the default, the solver's benchmark) and 5x5 boards.
+//!
+//! Rules: X moves first on a board of blank cubes. On a turn a player takes a cube from
+//! the border that is blank or shows their own symbol, and pushes it back in, showing
+//! their symbol, at an end of the row or column it was taken from (not where it came
+//! from). A row, column or long diagonal of one symbol wins; a move that completes a
+//! line of the opponent's symbol loses for its maker even if it completes their own.
+//!
+//! Tiers are (blanks, X cubes, O cubes) as GamesmanOne names them (`tiers`); a tier's
+//! positions are its boards, ranked densely (`rank`), times two sides to move:
+//! `index = rank * 2 + (0 if X is to move, 1 if O)`. 4x4 has 153 tiers and
+//! 2 * 3^16 = 86,093,442 positions. Moves are written `a1-d1`: the cell the cube is
+//! taken from, then the end where it is pushed in. Positions are written as the cells
+//! row by row from the top, rows separated by `/`, then `:` and the side to move, e.g.
+//! `X---/-O--/----/----:X`.
+//!
+//! This file only maps the plugin API onto `board`, `moves`, `rank` and `tiers`; the
+//! rules live in `moves`, and nothing here may allocate in the solver's hot paths
+//! (`primitive`, `children`, `parents`).
+
+pub mod board;
+pub mod moves;
+pub mod rank;
+pub mod tiers;
+
+use board::{Board, Geometry, Side};
+use gamesman_plugin_api::{
+    export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
+    VariantInfo,
+};
+use moves::Status;
+use rank::{Tables, TierRanker};
+use tiers::Tiers;
+
+/// Quixo on one board size.
+pub struct Quixo {
+    geo: Geometry,
+    tables: Tables,
+    tiers: Tiers,
+}
+
+/// The side to move stored in the low bit of a position's index.
+#[inline(always)]
+fn side_of(index: u64) -> Side {
+    if index & 1 == 0 {
+        Side::X
+    } else {
+        Side::O
+    }
+}
+
+/// The low bit of a position's index for `side` to move.
+#[inline(always)]
+fn side_bit(side: Side) -> u64 {
+    match side {
+        Side::X => 0,
+        Side::O => 1,
+    }
+}
+
+/// An undo move: the move undone, and whether the cube it took was blank.
+fn undo_code(slide: usize, from_blank: bool) -> UndoMove {
+    UndoMove(slide as u64 | (from_blank as u64) << 16)
+}
+
+impl Quixo {
+    /// The game for a variant, panicking on a bad name (for tests and benchmarks).
+    pub fn new_for_tests(variant: &str) -> Self {
+        <Self as Game>::new(variant).expect("a variant of quixo")
+    }
+
+    /// The board geometry.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// The board and side to move of `p`.
+    #[inline(always)]
+    pub fn decode(&self, p: TierPosition) -> (Board, Side) {
+        let b = self
+            .tiers
+            .ranker(p.tier)
+            .unrank(&self.tables, p.position >> 1);
+        (b, side_of(p.position))
+    }
+
+    /// The position of board `b` with `side` to move.
+    pub fn encode(&self, b: Board, side: Side) -> TierPosition {
+        let t = self.tiers.tier(b.x.count_ones(), b.o.count_ones());
+        self.encode_in(t, self.tiers.ranker(t), b, side)
+    }
+
+    #[inline(always)]
+    fn encode_in(&self, t: Tier, r: &TierRanker, b: Board, side: Side) -> TierPosition {
+        TierPosition::new(t, r.rank(&self.tables, b) * 2 + side_bit(side))
+    }
+
+    /// The tier of `last`'s parents when the cube taken was blank (one fewer of
+    /// `last`'s cubes), if the counts allow one.
+    fn blank_parent_tier(&self, t: Tier, last: Side) -> Option<Tier> {
+        let (x, o) = self.tiers.counts(t)?;
+        match last {
+            Side::X if x > 0 => Some(self.tiers.tier(x - 1, o)),
+            Side::O if o > 0 => Some(self.tiers.tier(x, o - 1)),
+            _ => None,
+        }
+    }
+
+    /// Whether undoing a move of the player who just moved at `p` towards `tier` puts
+    /// back a blank cube (`Some(true)`), their own (`Some(false)`), or cannot reach it.
+    fn undo_kind(&self, p: TierPosition, tier: Tier) -> Option<bool> {
+        if tier == p.tier {
+            Some(false)
+        } else if self.blank_parent_tier(p.tier, side_of(p.position).other()) == Some(tier) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// The character of a cell of `b`.
+    fn cell_char(b: Board, cell: usize) -> char {
+        if b.x >> cell & 1 == 1 {
+            'X'
+        } else if b.o >> cell & 1 == 1 {
+            'O'
+        } else {
+            '-'
+        }
+    }
+}
+
+impl Game for Quixo {
+    const NAME: &'static str = "quixo";
+    const AUTHORS: &'static str = "the gamesman-rs team";
+    const DESCRIPTION: &'static str = "Quixo: on a turn take a blank cube or one of yours from the border and push it back in, showing your symbol, at an end of its row or column; a full row, column or long diagonal of your symbol wins, but completing one of your opponent's loses. Tiers count blanks, X and O cubes. Moves are typed as two cells, e.g. a1-d1 (take a1, push it in at d1).";
+
+    fn variants() -> Vec<VariantInfo> {
+        vec![
+            VariantInfo::new(
+                "4x4",
+                "4x4 board: 153 tiers, 86,093,442 positions (the benchmark)",
+            ),
+            VariantInfo::new("3x3", "3x3 board: 55 tiers, 39,366 positions"),
+            VariantInfo::new(
+                "5x5",
+                "the standard 5x5 board: 351 tiers, 2 * 3^25 positions (far too large to solve here)",
+            ),
+        ]
+    }
+
+    fn new(variant: &str) -> Result<Self, String> {
+        let side = match variant {
+            "3x3" => 3,
+            "4x4" => 4,
+            "5x5" => 5,
+            other => {
+                return Err(format!(
+                    "quixo has no variant '{other}' (variants: 4x4, 3x3, 5x5)"
+                ))
+            }
+        };
+        let geo = Geometry::new(side);
+        let tiers = Tiers::new(geo.cells);
+        Ok(Quixo {
+            geo,
+            tables: Tables::new(),
+            tiers,
+        })
+    }
+
+    fn properties(&self) -> Properties {
+        let moves = self.geo.max_moves() as u32;
+        Properties {
+            players: 2,
+            is_tier_game: true,
+            max_moves: moves,
+            // One undo move per move that ends at a cube of the last mover.
+            max_undo_moves: moves,
+            max_tier_children: 3,
+            ..Properties::default()
+        }
+    }
+
+    fn initial_position(&self) -> TierPosition {
+        TierPosition::new(self.tiers.tier(0, 0), 0)
+    }
+
+    #[inline]
+    fn primitive(&self, p: TierPosition) -> Value {
+        let (b, side) = self.decode(p);
+        match moves::status(&self.geo, b, side) {
+            Status::Win => Value::WIN,
+            Status::Lose => Value::LOSE,
+            Status::Open => Value::UNDECIDED,
+        }
+    }
+
+    fn generate_moves(&self, p: TierPosition, out: &mut List<'_, Move>) {
+        let (b, side) = self.decode(p);
+        moves::for_each_child(&self.geo, b, side, |i, _, _| {
+            let sl = &self.geo.slides[i];
+            out.push(Move((sl.src as u64) << 8 | sl.dst as u64));
+        });
+    }
+
+    fn do_move(&self, p: TierPosition, m: Move) -> TierPosition {
+        let (b, side) = self.decode(p);
+        let i = self
+            .geo
+            .slide_index((m.0 >> 8) as usize, (m.0 & 0xff) as usize)
+            .expect("a move generated by generate_moves");
+        self.encode(moves::apply(&self.geo, b, side, i), side.other())
+    }
+
+    #[inline]
+    fn turn(&self, p: TierPosition) -> Player {
+        match side_of(p.position) {
+            Side::X => Player::ONE,
+            Side::O => Player::TWO,
+        }
+    }
+
+    fn board_to_text(&self, p: TierPosition) -> String {
+        let (b, side) = self.decode(p);
+        let n = self.geo.side;
+        let mut s = String::new();
+        for r in 0..n {
+            s.push_str(&format!("  {} |", n - r));
+            for c in 0..n {
+                s.push(' ');
+                s.push(Self::cell_char(b, r * n + c));
+            }
+            s.push('\n');
+        }
+        s.push_str("     ");
+        s.push_str(&"--".repeat(n));
+        s.push_str("\n     ");
+        for c in 0..n {
+            s.push(' ');
+            s.push((b'a' + c as u8) as char);
+        }
+        s.push_str(&format!("\n  {} to move\n", side.symbol()));
+        s
+    }
+
+    fn move_to_text(&self, _p: TierPosition, m: Move) -> String {
+        match self
+            .geo
+            .slide_index((m.0 >> 8) as usize, (m.0 & 0xff) as usize)
+        {
+            Some(i) => moves::slide_text(&self.geo, i),
+            None => format!("?{}", m.0),
+        }
+    }
+
+    fn text_to_move(&self, p: TierPosition, text: &str) -> Result<Move, String> {
+        let (b, side) = self.decode(p);
+        let i = moves::parse_slide(&self.geo, b, side, text)?;
+        let sl = &self.geo.slides[i];
+        Ok(Move((sl.src as u64) << 8 | sl.dst as u64))
+    }
+
+    fn position_to_text(&self, p: TierPosition) -> String {
+        let (b, side) = self.decode(p);
+        let n = self.geo.side;
+        let rows: Vec<String> = (0..n)
+            .map(|r| (0..n).map(|c| Self::cell_char(b, r * n + c)).collect())
+            .collect();
+        format!("{}:{}", rows.join("/"), side.symbol())
+    }
+
+    fn text_to_position(&self, text: &str) -> Result<TierPosition, String> {
+        let n = self.geo.side;
+        let usage = format!(
+            "'{}' is not a position: give the {} cells row by row from the top (X, O or -, rows may be separated by /), then ':' and the side to move, e.g. {}",
+            text.trim(),
+            n * n,
+            self.position_to_text(self.initial_position())
+        );
+        let (cells, side) = text.trim().split_once(':').ok_or_else(|| usage.clone())?;
+        let side = match side.trim() {
+            "X" | "x" => Side::X,
+            "O" | "o" => Side::O,
+            _ => return Err(usage),
+        };
+        let cells: Vec<char> = cells.chars().filter(|&c| c != '/').collect();
+        if cells.len() != n * n {
+            return Err(usage);
+        }
+        let mut b = Board::default();
+        for (i, ch) in cells.iter().enumerate() {
+            match ch {
+                'X' | 'x' => b.x |= 1 << i,
+                'O' | 'o' => b.o |= 1 << i,
+                '-' | '.' | '_' => {}
+                other => return Err(format!("'{other}' is not a cell: use X, O or -")),
+            }
+        }
+        Ok(self.encode(b, side))
+    }
+
+    fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {
+        self.tiers.children(tier, |t| children.push(t));
+    }
+
+    fn tier_size(&self, tier: Tier) -> u64 {
+        self.tiers.boards(tier) * 2
+    }
+
+    fn generate_undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        undo: &mut List<'_, UndoMove>,
+    ) {
+        let Some(from_blank) = self.undo_kind(p, tier) else {
+            return;
+        };
+        let (b, side) = self.decode(p);
+        moves::for_each_parent(&self.geo, b, side.other(), from_blank, |i, _| {
+            undo.push(undo_code(i, from_blank));
+        });
+    }
+
+    fn undo_move(&self, p: TierPosition, u: UndoMove) -> TierPosition {
+        let (b, side) = self.decode(p);
+        let (slide, from_blank) = ((u.0 & 0xffff) as usize, u.0 >> 16 == 1);
+        let last = side.other();
+        self.encode(moves::unapply(&self.geo, b, last, slide, from_blank), last)
+    }
+
+    fn tier_name(&self, tier: Tier) -> String {
+        self.tiers.name(tier)
+    }
+
+    #[inline]
+    fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
+        let (b, side) = self.decode(p);
+        let (x, o) = self.tiers.counts(p.tier).expect("a valid tier");
+        let same = self.tiers.ranker(p.tier);
+        // A move that takes a blank adds a cube of the mover's; on a full board there
+        // are no blanks and the second ranker is never used.
+        let full = (x + o) as usize == self.geo.cells;
+        let next_tier = match side {
+            Side::X => self.tiers.tier(x + 1, o),
+            Side::O => self.tiers.tier(x, o + 1),
+        };
+        let next = if full {
+            same
+        } else {
+            self.tiers.ranker(next_tier)
+        };
+        let bit = side_bit(side.other());
+        moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
+            let (t, r) = if took_blank {
+                (next_tier, next)
+            } else {
+                (p.tier, same)
+            };
+            out.push(TierPosition::new(t, r.rank(&self.tables, c) * 2 + bit));
+        });
+        true
+    }
+
+    #[inline]
+    fn parents(&self, p: TierPosition, tier: Tier, out: &mut List<'_, TierPosition>) -> bool {
+        let Some(from_blank) = self.undo_kind(p, tier) else {
+            return true;
+        };
+        let (b, side) = self.decode(p);
+        let last = side.other();
+        let r = self.tiers.ranker(tier);
+        let bit = side_bit(last);
+        moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
+            out.push(TierPosition::new(
+                tier,
+                r.rank(&self.tables, parent) * 2 + bit,
+            ));
+        });
+        true
+    }
+}
+
+export_game!(Quixo);

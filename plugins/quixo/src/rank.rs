@@ -1,0 +1,312 @@
+//! Dense ranking of the boards of one tier (fixed numbers of X and O cubes) onto
+//! `0..multinomial`, fast enough for the solver's inner loops.
+//!
+//! Boards of up to 16 cells are split in a low half (cells 0..8) and a high half (the
+//! rest, at most 8 cells). Each half is a base-3 number (blank 0, X 1, O 2, the highest
+//! cell most significant) read from two byte tables; its rank among the halves with the
+//! same counts comes from one more table. A tier's boards are grouped by the counts of
+//! the low half, so
+//!
+//! `rank = offset[low counts] + rank(high half) * count(low halves) + rank(low half)`,
+//!
+//! a handful of L1-resident lookups and no loop. Because a shorter half is a base-3
+//! number whose top digits are blank (the smallest digit), the ranks of a half do not
+//! depend on its length, and one set of tables serves 9 (3x3) and 16 (4x4) cells.
+//! Larger boards (5x5) use the plugin-api `Ranker`, slower but only ever sampled.
+//!
+//! This file must not know about moves, turns or the plugin API's positions.
+
+use crate::board::Board;
+use gamesman_plugin_api::rank::Ranker;
+
+/// Cells in the low half.
+const HALF: usize = 8;
+/// Base-3 codes of one half: `3^8`.
+const CODES: usize = 6561;
+/// Keys of (X count, O count) of a half: `x + 9 * o`.
+const KEYS: usize = 81;
+
+/// The tables every tier of a variant shares.
+#[derive(Debug)]
+pub struct Tables {
+    /// `x_code[byte]`: base-3 code of X cubes in 8 cells, plus `count << 16`.
+    x_code: [u32; 256],
+    /// `o_code[byte]`: twice the base-3 code of O cubes, plus `9 * count << 16`.
+    o_code: [u32; 256],
+    /// Rank of a half's code among the codes with the same counts.
+    local: Vec<u16>,
+    /// Codes of each count key in increasing order, as `x byte | o byte << 8`.
+    halves: Vec<u16>,
+    /// Where each count key's codes start in `halves`.
+    halves_start: [u16; KEYS + 1],
+}
+
+impl Tables {
+    /// Builds the tables (a few microseconds).
+    pub fn new() -> Tables {
+        let tern = |b: usize| -> u32 {
+            (0..8u32)
+                .filter(|&i| b >> i & 1 == 1)
+                .map(|i| 3u32.pow(i))
+                .sum()
+        };
+        let mut x_code = [0u32; 256];
+        let mut o_code = [0u32; 256];
+        for b in 0..256 {
+            let n = (b as u32).count_ones();
+            x_code[b] = tern(b) | n << 16;
+            o_code[b] = 2 * tern(b) | (9 * n) << 16;
+        }
+        // Group the codes by count key, each group in increasing code order.
+        let mut per_key: Vec<Vec<u16>> = vec![Vec::new(); KEYS];
+        let mut local = vec![0u16; CODES];
+        for (code, slot) in local.iter_mut().enumerate() {
+            let (mut xb, mut ob, mut rest) = (0u16, 0u16, code);
+            for i in 0..8 {
+                match rest % 3 {
+                    1 => xb |= 1 << i,
+                    2 => ob |= 1 << i,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            let key = xb.count_ones() as usize + 9 * ob.count_ones() as usize;
+            *slot = per_key[key].len() as u16;
+            per_key[key].push(xb | ob << 8);
+        }
+        let mut halves = Vec::with_capacity(CODES);
+        let mut halves_start = [0u16; KEYS + 1];
+        for (k, codes) in per_key.iter().enumerate() {
+            halves_start[k] = halves.len() as u16;
+            halves.extend_from_slice(codes);
+        }
+        halves_start[KEYS] = halves.len() as u16;
+        Tables {
+            x_code,
+            o_code,
+            local,
+            halves,
+            halves_start,
+        }
+    }
+
+    /// `x_code + o_code` of one half: its base-3 code and, above bit 16, its count key.
+    #[inline(always)]
+    fn half(&self, x: u32, o: u32) -> u32 {
+        self.x_code[(x & 0xff) as usize] + self.o_code[(o & 0xff) as usize]
+    }
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Tables::new()
+    }
+}
+
+/// One block of a tier: the boards whose low half has one pair of counts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Block {
+    /// Rank of the block's first board.
+    start: u32,
+    /// Number of low halves with these counts (the weight of the high half's rank).
+    low_count: u32,
+}
+
+#[derive(Clone, Debug)]
+enum Method {
+    /// Boards of at most 16 cells: the split described at the top of the file.
+    Split {
+        /// Blocks by the low half's count key (unused keys hold zeros).
+        blocks: Box<[Block; KEYS]>,
+        /// `(start, key)` of the non-empty blocks, by increasing start, for unranking.
+        order: Vec<(u32, u8)>,
+    },
+    /// Larger boards: the generic multinomial ranker over a byte board.
+    Generic(Ranker),
+}
+
+/// Ranks the boards with `xs` X and `os` O cubes.
+#[derive(Clone, Debug)]
+pub struct TierRanker {
+    xs: u32,
+    os: u32,
+    cells: usize,
+    size: u64,
+    method: Method,
+}
+
+/// The number of ways to place `x` X and `o` O cubes on `cells` cells.
+pub fn multinomial(cells: usize, x: usize, o: usize) -> u64 {
+    use gamesman_plugin_api::rank::binomial;
+    if x + o > cells {
+        return 0;
+    }
+    binomial(cells, x) * binomial(cells - x, o)
+}
+
+impl TierRanker {
+    /// A ranker for `xs` X and `os` O cubes on `cells` cells (`xs + os <= cells <= 25`).
+    pub fn new(cells: usize, xs: usize, os: usize) -> TierRanker {
+        assert!(xs + os <= cells && cells <= 32);
+        let size = multinomial(cells, xs, os);
+        let method = if cells <= 2 * HALF {
+            let (lo, hi) = (cells.min(HALF), cells.saturating_sub(HALF));
+            let mut blocks = Box::new([Block::default(); KEYS]);
+            let mut order = Vec::new();
+            let mut start = 0u64;
+            for key in 0..KEYS {
+                let (cx, co) = (key % 9, key / 9);
+                if cx > xs || co > os || cx + co > lo || (xs - cx) + (os - co) > hi {
+                    continue;
+                }
+                let low_count = multinomial(lo, cx, co);
+                let high_count = multinomial(hi, xs - cx, os - co);
+                blocks[key] = Block {
+                    start: start as u32,
+                    low_count: low_count as u32,
+                };
+                order.push((start as u32, key as u8));
+                start += low_count * high_count;
+            }
+            assert_eq!(start, size, "blocks cover the tier");
+            assert!(size <= u32::MAX as u64);
+            Method::Split { blocks, order }
+        } else {
+            Method::Generic(Ranker::new(cells, &[xs, os]).expect("a board of at most 25 cells"))
+        };
+        TierRanker {
+            xs: xs as u32,
+            os: os as u32,
+            cells,
+            size,
+            method,
+        }
+    }
+
+    /// The number of boards: ranks are exactly `0..size`.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The rank of `b`, which must have this ranker's counts (checked in debug builds).
+    #[inline(always)]
+    pub fn rank(&self, t: &Tables, b: Board) -> u64 {
+        debug_assert_eq!((b.x.count_ones(), b.o.count_ones()), (self.xs, self.os));
+        match &self.method {
+            Method::Split { blocks, .. } => {
+                let low = t.half(b.x, b.o);
+                let high = t.half(b.x >> 8, b.o >> 8);
+                let block = blocks[(low >> 16) as usize];
+                let r = block.start
+                    + t.local[(high & 0xffff) as usize] as u32 * block.low_count
+                    + t.local[(low & 0xffff) as usize] as u32;
+                r as u64
+            }
+            Method::Generic(r) => r.rank(&to_bytes(b, self.cells)[..self.cells]),
+        }
+    }
+
+    /// The board of rank `r` (below `size`).
+    #[inline]
+    pub fn unrank(&self, t: &Tables, r: u64) -> Board {
+        debug_assert!(r < self.size);
+        match &self.method {
+            Method::Split { blocks, order } => {
+                let r = r as u32;
+                let at = order.partition_point(|&(s, _)| s <= r) - 1;
+                let (start, key) = order[at];
+                let key = key as usize;
+                let block = blocks[key];
+                let rest = r - start;
+                let (high_rank, low_rank) = (rest / block.low_count, rest % block.low_count);
+                let high_key = (self.xs as usize - key % 9) + 9 * (self.os as usize - key / 9);
+                let low = t.halves[t.halves_start[key] as usize + low_rank as usize] as u32;
+                let high = t.halves[t.halves_start[high_key] as usize + high_rank as usize] as u32;
+                Board {
+                    x: (low & 0xff) | (high & 0xff) << 8,
+                    o: (low >> 8) | (high >> 8) << 8,
+                }
+            }
+            Method::Generic(ranker) => {
+                let mut bytes = [0u8; 32];
+                ranker.unrank(r, &mut bytes[..self.cells]);
+                let mut b = Board::default();
+                for (i, &v) in bytes[..self.cells].iter().enumerate() {
+                    match v {
+                        1 => b.x |= 1 << i,
+                        2 => b.o |= 1 << i,
+                        _ => {}
+                    }
+                }
+                b
+            }
+        }
+    }
+}
+
+/// A board as one byte per cell (0 blank, 1 X, 2 O), for the generic ranker.
+fn to_bytes(b: Board, cells: usize) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    for (i, v) in bytes[..cells].iter_mut().enumerate() {
+        *v = (b.x >> i & 1) as u8 | ((b.o >> i & 1) as u8) << 1;
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn round_trip_all(cells: usize, xs: usize, os: usize) {
+        let t = Tables::new();
+        let r = TierRanker::new(cells, xs, os);
+        assert_eq!(r.size(), multinomial(cells, xs, os));
+        let mut seen = HashSet::new();
+        for i in 0..r.size() {
+            let b = r.unrank(&t, i);
+            assert_eq!(b.x & b.o, 0);
+            assert_eq!(b.x.count_ones() as usize, xs);
+            assert_eq!(b.o.count_ones() as usize, os);
+            assert!((b.x | b.o) < 1 << cells);
+            assert!(seen.insert(b));
+            assert_eq!(r.rank(&t, b), i);
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(multinomial(16, 5, 5), 2_018_016);
+        assert_eq!(multinomial(9, 3, 2), 1260);
+        assert_eq!(multinomial(16, 0, 0), 1);
+        assert_eq!(multinomial(4, 3, 2), 0);
+        // Every 3^16 board lies in exactly one tier.
+        let total: u64 = (0..=16)
+            .flat_map(|x| (0..=16 - x).map(move |o| multinomial(16, x, o)))
+            .sum();
+        assert_eq!(total, 43_046_721);
+    }
+
+    #[test]
+    fn split_ranks_round_trip_densely() {
+        for (x, o) in [(0, 0), (1, 0), (3, 2), (4, 5), (9, 0), (0, 9)] {
+            round_trip_all(9, x, o);
+        }
+        for (x, o) in [(0, 0), (2, 1), (5, 5), (8, 8), (16, 0), (7, 9), (1, 14)] {
+            round_trip_all(16, x, o);
+        }
+    }
+
+    #[test]
+    fn generic_ranks_round_trip_on_5x5() {
+        round_trip_all(25, 2, 1);
+        round_trip_all(25, 23, 1);
+        let t = Tables::new();
+        let r = TierRanker::new(25, 8, 8);
+        // C(25, 8) * C(17, 8)
+        assert_eq!(r.size(), 1_081_575 * 24_310);
+        for i in (0..r.size()).step_by(9_999_991) {
+            assert_eq!(r.rank(&t, r.unrank(&t, i)), i);
+        }
+    }
+}
