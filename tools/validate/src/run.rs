@@ -11,11 +11,10 @@ use crate::outcome::{CheckReport, Mode, Outcome, Properties, Summary, TierReport
 use crate::probe::Probe;
 use crate::progress::Progress;
 use crate::reach::{self, Reach};
-use crate::sample::{self, Plan};
+use crate::sample::Plan;
 use crate::tiers::TierMap;
 use gamesman_host::{GameHandle, LoadError};
 use gamesman_plugin_api::TierPosition;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Exhaustive is the default for tiers holding at most this many positions in all.
@@ -186,8 +185,7 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
 fn check_positions(probe: &Probe<'_>, plan: Plan, show: bool) -> Vec<TierCounts> {
     let tiers = &probe.tiers.tiers;
     let counts: Vec<TierCounts> = tiers.iter().map(|_| TierCounts::default()).collect();
-    let batches = sample::batches(plan, probe.tiers);
-    let total: u64 = batches.iter().map(|b| b.indices.len()).sum();
+    let total: u64 = tiers.iter().map(|n| plan.count(n.size)).sum();
     log::info!(
         "checking {total} positions in {} tiers ({})",
         tiers.len(),
@@ -198,19 +196,20 @@ fn check_positions(probe: &Probe<'_>, plan: Plan, show: bool) -> Vec<TierCounts>
         }
     );
     let progress = Progress::new("checking", Some(total), show);
-    batches.par_iter().for_each(|b| {
-        let tier = tiers[b.tier].tier;
-        let mut legal = 0;
-        b.indices.for_each(|i| {
-            if check_position(probe, TierPosition::new(tier, i)) == Checked::Legal {
-                legal += 1;
-            }
+    // Tier by tier, each in parallel: a tier's batches are made as they are needed.
+    for (node, count) in tiers.iter().zip(&counts) {
+        plan.select(node.tier, node.size).par_batches(|batch| {
+            let mut legal = 0;
+            batch.for_each(|i| {
+                if check_position(probe, TierPosition::new(node.tier, i)) == Checked::Legal {
+                    legal += 1;
+                }
+            });
+            count.checked.fetch_add(batch.len(), Ordering::Relaxed);
+            count.legal.fetch_add(legal, Ordering::Relaxed);
+            progress.inc(batch.len());
         });
-        let c = &counts[b.tier];
-        c.checked.fetch_add(b.indices.len(), Ordering::Relaxed);
-        c.legal.fetch_add(legal, Ordering::Relaxed);
-        progress.inc(b.indices.len());
-    });
+    }
     progress.finish();
     counts
 }

@@ -1,15 +1,15 @@
 //! Which positions get checked: every index of every reachable tier (exhaustive), or
 //! a reproducible random sample of a fixed number per tier, cut into batches for the
-//! thread pool.
+//! thread pool as they are needed.
 //!
 //! A sample depends only on the seed, the tier and the tier's size, never on thread
 //! scheduling, so the same command checks the same positions every time. This file
 //! must not call into the module.
 
-use crate::tiers::TierMap;
 use gamesman_plugin_api::Tier;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 use std::collections::HashSet;
 
 /// Positions per batch: big enough to amortize scheduling, small enough to balance.
@@ -29,25 +29,45 @@ pub enum Plan {
     },
 }
 
-/// A run of positions of one tier, checked by one task.
-#[derive(Clone, Debug)]
-pub struct Batch {
-    /// Rank of the tier in the tier map.
-    pub tier: usize,
-    /// The indices to check.
-    pub indices: Indices,
+impl Plan {
+    /// How many positions of a tier of `size` the plan checks.
+    pub fn count(self, size: u64) -> u64 {
+        match self {
+            Plan::Exhaustive => size,
+            Plan::Sample { per_tier, .. } => size.min(per_tier),
+        }
+    }
+
+    /// The positions of `tier` (of `size` positions) to check.
+    pub fn select(self, tier: Tier, size: u64) -> Selection {
+        match self {
+            Plan::Sample { per_tier, seed } if size > per_tier => {
+                Selection::Chosen(sample(seed, tier, size, per_tier))
+            }
+            _ => Selection::All(size),
+        }
+    }
 }
 
-/// The indices of a batch.
+/// The positions of one tier to check.
 #[derive(Clone, Debug)]
-pub enum Indices {
+pub enum Selection {
+    /// Every index below the size.
+    All(u64),
+    /// Chosen indices, ascending.
+    Chosen(Vec<u64>),
+}
+
+/// One batch of indices, checked by one task.
+#[derive(Clone, Copy, Debug)]
+pub enum Indices<'a> {
     /// `start..end`.
     Range(u64, u64),
-    /// Chosen indices, ascending.
-    List(Vec<u64>),
+    /// Chosen indices.
+    List(&'a [u64]),
 }
 
-impl Indices {
+impl Indices<'_> {
     /// How many indices.
     pub fn len(&self) -> u64 {
         match self {
@@ -57,42 +77,31 @@ impl Indices {
     }
 
     /// Calls `f` on every index, in order.
-    pub fn for_each(&self, mut f: impl FnMut(u64)) {
+    pub fn for_each(&self, f: impl FnMut(u64)) {
         match self {
             Indices::Range(a, b) => (*a..*b).for_each(f),
-            Indices::List(v) => v.iter().for_each(|&i| f(i)),
+            Indices::List(v) => v.iter().copied().for_each(f),
         }
     }
 }
 
-/// The batches that cover `plan` over `tiers`, tier by tier.
-pub fn batches(plan: Plan, tiers: &TierMap) -> Vec<Batch> {
-    let mut out = Vec::new();
-    for (rank, node) in tiers.tiers.iter().enumerate() {
-        match plan {
-            Plan::Sample { per_tier, seed } if node.size > per_tier => {
-                let chosen = sample(seed, node.tier, node.size, per_tier);
-                for chunk in chosen.chunks(BATCH as usize) {
-                    out.push(Batch {
-                        tier: rank,
-                        indices: Indices::List(chunk.to_vec()),
-                    });
-                }
+impl Selection {
+    /// Calls `f` on batches covering the selection, in parallel. Batches are made on
+    /// the fly, so even a huge tier costs no memory up front.
+    pub fn par_batches(&self, f: impl Fn(Indices<'_>) + Sync) {
+        match self {
+            Selection::All(size) => {
+                let size = *size;
+                (0..size.div_ceil(BATCH)).into_par_iter().for_each(|b| {
+                    let start = b * BATCH;
+                    f(Indices::Range(start, size.min(start + BATCH)))
+                })
             }
-            _ => {
-                let mut start = 0;
-                while start < node.size {
-                    let end = node.size.min(start.saturating_add(BATCH));
-                    out.push(Batch {
-                        tier: rank,
-                        indices: Indices::Range(start, end),
-                    });
-                    start = end;
-                }
-            }
+            Selection::Chosen(list) => list
+                .par_chunks(BATCH as usize)
+                .for_each(|chunk| f(Indices::List(chunk))),
         }
     }
-    out
 }
 
 /// `n` distinct indices below `size` (`n < size`), ascending, chosen by Floyd's
@@ -125,6 +134,28 @@ mod tests {
         assert_eq!(a, sample(7, Tier(3), 1000, 100));
         assert_ne!(a, sample(8, Tier(3), 1000, 100));
         assert_ne!(a, sample(7, Tier(4), 1000, 100));
+    }
+
+    #[test]
+    fn batches_cover_a_selection_once() {
+        use std::sync::Mutex;
+        for sel in [
+            Selection::All(1500),
+            Selection::Chosen((0..1500).step_by(3).collect()),
+        ] {
+            let seen = Mutex::new(Vec::new());
+            sel.par_batches(|b| {
+                assert!(b.len() <= BATCH);
+                b.for_each(|i| seen.lock().unwrap().push(i));
+            });
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort_unstable();
+            let want: Vec<u64> = match &sel {
+                Selection::All(n) => (0..*n).collect(),
+                Selection::Chosen(v) => v.clone(),
+            };
+            assert_eq!(seen, want);
+        }
     }
 
     #[test]
