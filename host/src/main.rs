@@ -252,6 +252,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Analyze { db, json, plot } => {
+            if let Some(path) = &plot {
+                plot::check_path(path)?;
+            }
             let db = solved_db(&game, &db)?;
             let analysis = analyze::analyze(&game, db.as_ref())?;
             if let Some(path) = &plot {

@@ -401,9 +401,11 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         let after = best
             .first()
             .map(|m| {
+                // What playing it gives, counted from this position (the move itself
+                // included), as the prediction line counts.
                 let r = Record {
                     value: m.move_value,
-                    remoteness: m.record.remoteness,
+                    remoteness: m.record.remoteness + 1,
                     winby: m.record.winby,
                 };
                 describe(&r, self.players(), self.winby)

@@ -49,15 +49,26 @@ fn register_font() -> Result<(), PlotError> {
     }
 }
 
+/// Whether `path` names a format `plot` can write (checked before long work).
+pub fn check_path(path: &Path) -> Result<(), PlotError> {
+    match extension(path).as_deref() {
+        Some("svg") | Some("png") => Ok(()),
+        _ => Err(PlotError::Format(path.display().to_string())),
+    }
+}
+
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
 /// Draws the histogram of the reachable positions (of all legal ones when nothing is
 /// reachable, as for a database without the initial tier) to `path`.
 pub fn plot(a: &Analysis, path: &Path) -> Result<(), PlotError> {
     register_font()?;
     let name = path.display().to_string();
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    let ext = extension(path);
     let (counts, which) = if a.reachable.counts.by_remoteness.is_empty() {
         (&a.legal.counts, "legal positions")
     } else {

@@ -131,6 +131,16 @@ pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, Query
     })
 }
 
+/// A move's value for its mover in one word; puzzles speak of solving.
+fn value_words(v: Value, players: u8) -> &'static str {
+    match (players, v) {
+        (1, Value::WIN) => "solvable",
+        (1, Value::TIE) => "no solution",
+        (1, Value::LOSE) | (1, Value::DRAW) => "unsolvable",
+        _ => value_name(v),
+    }
+}
+
 /// The moves of a ranking as a table for people: move, result for the mover,
 /// remoteness, margin (WinBy games), and the position reached.
 pub fn moves_table(game: &GameHandle, ranking: &Ranking) -> Result<String, ModuleError> {
@@ -154,21 +164,16 @@ pub fn moves_table(game: &GameHandle, ranking: &Ranking) -> Result<String, Modul
     let mut rows = vec![vec![
         "move".to_string(),
         "value for mover".to_string(),
-        "remoteness".to_string(),
+        "remoteness after".to_string(),
     ]];
     if winby {
         rows[0].push("margin".into());
     }
     rows[0].push("position".into());
     for m in &ranking.moves {
-        let r = Record {
-            value: m.move_value,
-            remoteness: m.record.remoteness,
-            winby: m.record.winby,
-        };
         let mut row = vec![
             m.text.clone(),
-            describe(&r, players, false),
+            value_words(m.move_value, players).to_string(),
             remoteness_of(&m.record).map_or("-".into(), |r| r.to_string()),
         ];
         if winby {
