@@ -19,7 +19,7 @@ mod tiers;
 
 use anyhow::Context;
 use clap::Parser;
-use run::{ModeChoice, Options, RunError, DEFAULT_SAMPLE, EXHAUSTIVE_THRESHOLD};
+use run::{ModeChoice, Options, RunError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -121,9 +121,6 @@ fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
             .build_global()
             .context("could not start the worker threads")?;
     }
-    // Keep the help text's numbers honest.
-    debug_assert!(AFTER_HELP.contains(&EXHAUSTIVE_THRESHOLD.to_string()));
-    debug_assert!(AFTER_HELP.contains(&DEFAULT_SAMPLE.to_string()));
     let opts = Options {
         plugin: cli.plugin.clone(),
         variant: cli.variant.clone(),
@@ -151,4 +148,29 @@ fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(EXIT_FINDINGS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn help_states_the_real_threshold_and_sample_size() {
+        let threshold = run::EXHAUSTIVE_THRESHOLD.to_string();
+        let sample = run::DEFAULT_SAMPLE.to_string();
+        assert!(AFTER_HELP.contains(&format!("at most {threshold} positions")));
+        assert!(AFTER_HELP.contains(&format!("sample of {sample} random")));
+        let long = Cli::command().render_long_help().to_string();
+        assert!(long.contains(&format!("at most {threshold}")), "{long}");
+        assert!(long.contains(&format!("N = {sample}")), "{long}");
+    }
+
+    #[test]
+    fn exit_codes_are_distinct() {
+        let codes = [0, EXIT_FINDINGS, 2, EXIT_LOAD, EXIT_FAILURE];
+        let mut sorted = codes.to_vec();
+        sorted.dedup();
+        assert_eq!(sorted.len(), codes.len());
+    }
 }

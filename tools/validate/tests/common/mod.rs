@@ -7,8 +7,10 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// `target/<profile>/`, where `cargo build --workspace` puts binaries and plugins.
 pub fn profile_dir() -> PathBuf {
@@ -62,20 +64,45 @@ impl Run {
     }
 }
 
-/// Runs the validator with `args`.
+/// Longest a single validator run may take before the test kills it.
+const RUN_LIMIT: Duration = Duration::from_secs(600);
+
+/// Runs the validator with `args`, killing it after `RUN_LIMIT`.
 pub fn validate(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_validate"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_validate"))
         .args(args)
         .env("RUST_LOG", "warn")
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the validate binary runs");
+    // Read both pipes while waiting, so a full pipe never stalls the child.
+    fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).ok();
+            text
+        })
+    }
+    let out = drain(child.stdout.take().expect("stdout"));
+    let err = drain(child.stderr.take().expect("stderr"));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for validate") {
+            break status;
+        }
+        if start.elapsed() > RUN_LIMIT {
+            child.kill().ok();
+            panic!("validate {args:?} ran longer than {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     Run {
-        code: out
-            .status
+        code: status
             .code()
             .expect("validate exited (not killed by a signal)"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
     }
 }
 
