@@ -119,6 +119,15 @@ pub struct PositionRef {
     pub text: String,
 }
 
+/// A move as a finding names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRef {
+    /// The module's encoding of the move.
+    pub number: u64,
+    /// The module's text for it (`None` when `move_to_text` failed).
+    pub text: Option<String>,
+}
+
 /// Where a finding was made, for ordering: tier rank, position index, then a sequence
 /// number within the position (0 for the position itself, then per move or undo move).
 pub type FindingKey = (u64, u64, u64);
@@ -134,9 +143,9 @@ pub struct Finding {
     pub tier: Option<TierRef>,
     /// The position, when the finding is about one.
     pub position: Option<PositionRef>,
-    /// The move (its text), when the finding is about one.
+    /// The move, when the finding is about one.
     #[serde(rename = "move")]
-    pub mv: Option<String>,
+    pub mv: Option<MoveRef>,
     /// What the module did.
     pub problem: String,
     /// What was expected instead.
@@ -155,8 +164,12 @@ impl fmt::Display for Finding {
         if let Some(p) = &self.position {
             place.push(format!("position {} ({})", p.index, p.text));
         }
-        if let Some(m) = &self.mv {
-            place.push(format!("move {m}"));
+        match &self.mv {
+            Some(MoveRef {
+                text: Some(text), ..
+            }) => place.push(format!("move \"{text}\"")),
+            Some(MoveRef { number, .. }) => place.push(format!("move #{number}")),
+            None => {}
         }
         if self.severity == Severity::Warning {
             write!(f, "warning: ")?;

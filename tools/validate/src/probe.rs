@@ -6,7 +6,7 @@
 //! `None`, and the failure is reported when that neighbour is itself checked. Checks
 //! decide what is wrong; this file must not.
 
-use crate::findings::{Check, Finding, FindingSink, PositionRef, Severity, TierRef};
+use crate::findings::{Check, Finding, FindingSink, MoveRef, PositionRef, Severity, TierRef};
 use crate::tiers::{tier_ref, TierMap};
 use gamesman_host::{GameHandle, ModuleError, ModuleResult};
 use gamesman_plugin_api::ffi::FfiProperties;
@@ -102,7 +102,10 @@ impl<'a> Probe<'a> {
             severity,
             tier: Some(self.tier_ref(p.tier)),
             position: Some(self.position_ref(p)),
-            mv: spot.mv.map(|m| self.move_text(p, m)),
+            mv: spot.mv.map(|m| MoveRef {
+                number: m.0,
+                text: self.game.move_to_text(p, m).ok(),
+            }),
             problem,
             expected,
             key: (rank, p.position, spot.seq),

@@ -69,7 +69,7 @@ fn assert_place(f: &Value, tier: u64, tier_name: &str, index: u64, text: &str, m
     assert_eq!(f["position"]["index"], index, "{f:#}");
     assert_eq!(f["position"]["text"], text, "{f:#}");
     match mv {
-        Some(m) => assert_eq!(f["move"], format!("\"{m}\""), "{f:#}"),
+        Some(m) => assert_eq!(f["move"]["text"], m, "{f:#}"),
         None => assert_eq!(f["move"], Value::Null, "{f:#}"),
     }
 }
