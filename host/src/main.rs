@@ -80,6 +80,8 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// The position in the module's text form (default: the initial position).
+        // Board texts often start with '-' (an empty cell), which is not an option.
+        #[arg(allow_hyphen_values = true)]
         position: Option<String>,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
@@ -187,7 +189,13 @@ fn solved_db(game: &GameHandle, resource: &str) -> anyhow::Result<Arc<dyn Databa
             game.module_name(),
             game.variant()
         );
-        solver::solve(game, db.as_ref(), &SolveOptions::default(), &solver::Silent)?;
+        let progress = progress::for_stderr();
+        solver::solve(
+            game,
+            db.as_ref(),
+            &SolveOptions::default(),
+            progress.as_ref(),
+        )?;
     } else if db.stored_tiers()?.is_empty() {
         log::warn!(
             "{} holds no solved tiers: every position is unsolved (run `host --plugin {} solve --db {resource}` first)",
