@@ -19,8 +19,10 @@
 //! (`primitive`, `children`, `parents`).
 
 pub mod board;
+mod memo;
 pub mod moves;
 pub mod rank;
+pub mod symmetry;
 pub mod tiers;
 
 use board::{Board, Geometry, Side};
@@ -30,13 +32,19 @@ use gamesman_plugin_api::{
 };
 use moves::Status;
 use rank::{Tables, TierRanker};
+use symmetry::Symmetries;
 use tiers::Tiers;
+
+/// Whether positions equal under the square's symmetries are solved once.
+const SYMMETRY: bool = true;
 
 /// Quixo on one board size.
 pub struct Quixo {
     geo: Geometry,
     tables: Tables,
     tiers: Tiers,
+    symmetries: Symmetries,
+    symmetric: bool,
 }
 
 /// The side to move stored in the low bit of a position's index.
@@ -118,6 +126,16 @@ impl Quixo {
         }
     }
 
+    /// `b`'s canonical board when symmetric positions are merged, else `b`.
+    #[inline(always)]
+    fn canonical_board(&self, b: Board) -> Board {
+        if self.symmetric {
+            self.symmetries.canonical(b)
+        } else {
+            b
+        }
+    }
+
     /// The character of a cell of `b`.
     fn cell_char(b: Board, cell: usize) -> char {
         if b.x >> cell & 1 == 1 {
@@ -161,10 +179,13 @@ impl Game for Quixo {
             }
         };
         let geo = Geometry::new(side);
-        let tiers = Tiers::new(geo.cells);
+        let tables = Tables::new();
+        let tiers = Tiers::new(&tables, geo.cells);
         Ok(Quixo {
+            symmetries: Symmetries::new(side),
+            symmetric: SYMMETRY,
             geo,
-            tables: Tables::new(),
+            tables,
             tiers,
         })
     }
@@ -178,6 +199,7 @@ impl Game for Quixo {
             // One undo move per move that ends at a cube of the last mover.
             max_undo_moves: moves,
             max_tier_children: 3,
+            has_symmetry: self.symmetric,
             ..Properties::default()
         }
     }
@@ -335,6 +357,20 @@ impl Game for Quixo {
     }
 
     #[inline]
+    fn canonical_position(&self, p: TierPosition) -> TierPosition {
+        if memo::is_next(p) {
+            return p;
+        }
+        let (b, side) = self.decode(p);
+        let c = self.symmetries.canonical(b);
+        if c == b {
+            p
+        } else {
+            self.encode_in(p.tier, self.tiers.ranker(p.tier), c, side)
+        }
+    }
+
+    #[inline]
     fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
         let (b, side) = self.decode(p);
         let (x, o) = self.tiers.counts(p.tier).expect("a valid tier");
@@ -358,8 +394,12 @@ impl Game for Quixo {
             } else {
                 (p.tier, same)
             };
+            let c = self.canonical_board(c);
             out.push(TierPosition::new(t, r.rank(&self.tables, c) * 2 + bit));
         });
+        if self.symmetric {
+            memo::note(out.as_slice());
+        }
         true
     }
 
@@ -373,11 +413,15 @@ impl Game for Quixo {
         let r = self.tiers.ranker(tier);
         let bit = side_bit(last);
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
+            let parent = self.canonical_board(parent);
             out.push(TierPosition::new(
                 tier,
                 r.rank(&self.tables, parent) * 2 + bit,
             ));
         });
+        if self.symmetric {
+            memo::note(out.as_slice());
+        }
         true
     }
 }

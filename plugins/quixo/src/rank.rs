@@ -55,7 +55,7 @@ impl Tables {
         for b in 0..256 {
             let n = (b as u32).count_ones();
             x_code[b] = tern(b) | n << 16;
-            o_code[b] = 2 * tern(b) | (9 * n) << 16;
+            o_code[b] = (2 * tern(b)) | ((9 * n) << 16);
         }
         // Group the codes by count key, each group in increasing code order.
         let mut per_key: Vec<Vec<u16>> = vec![Vec::new(); KEYS];
@@ -110,6 +110,13 @@ struct Block {
     start: u32,
     /// Number of low halves with these counts (the weight of the high half's rank).
     low_count: u32,
+    /// `floor(2^40 / low_count) + 1`: dividing a rank within the block (below 2^23)
+    /// by `low_count` is a multiply and a shift, exact for such ranks.
+    reciprocal: u64,
+    /// Where the low halves of these counts start in `Tables::halves`.
+    low_base: u16,
+    /// Where the high halves of the remaining counts start in `Tables::halves`.
+    high_base: u16,
 }
 
 #[derive(Clone, Debug)]
@@ -118,8 +125,13 @@ enum Method {
     Split {
         /// Blocks by the low half's count key (unused keys hold zeros).
         blocks: Box<[Block; KEYS]>,
-        /// `(start, key)` of the non-empty blocks, by increasing start, for unranking.
-        order: Vec<(u32, u8)>,
+        /// The non-empty blocks by increasing start, for unranking.
+        order: Vec<Block>,
+        /// `first[r >> shift]`: the index in `order` of the block holding rank
+        /// `r >> shift << shift`; the block of `r` is at most a few steps further.
+        first: Vec<u8>,
+        /// See `first`.
+        shift: u32,
     },
     /// Larger boards: the generic multinomial ranker over a byte board.
     Generic(Ranker),
@@ -146,7 +158,7 @@ pub fn multinomial(cells: usize, x: usize, o: usize) -> u64 {
 
 impl TierRanker {
     /// A ranker for `xs` X and `os` O cubes on `cells` cells (`xs + os <= cells <= 25`).
-    pub fn new(cells: usize, xs: usize, os: usize) -> TierRanker {
+    pub fn new(t: &Tables, cells: usize, xs: usize, os: usize) -> TierRanker {
         assert!(xs + os <= cells && cells <= 32);
         let size = multinomial(cells, xs, os);
         let method = if cells <= 2 * HALF {
@@ -161,16 +173,38 @@ impl TierRanker {
                 }
                 let low_count = multinomial(lo, cx, co);
                 let high_count = multinomial(hi, xs - cx, os - co);
-                blocks[key] = Block {
+                let high_key = (xs - cx) + 9 * (os - co);
+                let block = Block {
                     start: start as u32,
                     low_count: low_count as u32,
+                    reciprocal: (1u64 << 40) / low_count + 1,
+                    low_base: t.halves_start[key],
+                    high_base: t.halves_start[high_key],
                 };
-                order.push((start as u32, key as u8));
+                blocks[key] = block;
+                order.push(block);
                 start += low_count * high_count;
             }
             assert_eq!(start, size, "blocks cover the tier");
-            assert!(size <= u32::MAX as u64);
-            Method::Split { blocks, order }
+            // The reciprocal division is exact below 2^23 (checked in the tests).
+            assert!(size < 1 << 23);
+            // About four buckets per block keeps the forward search short.
+            let mut shift = 0;
+            while (size >> shift) > 4 * order.len() as u64 {
+                shift += 1;
+            }
+            let first = (0..=(size.max(1) - 1) >> shift)
+                .map(|bucket| {
+                    let r = (bucket << shift) as u32;
+                    (order.partition_point(|b| b.start <= r) - 1) as u8
+                })
+                .collect();
+            Method::Split {
+                blocks,
+                order,
+                first,
+                shift,
+            }
         } else {
             Method::Generic(Ranker::new(cells, &[xs, os]).expect("a board of at most 25 cells"))
         };
@@ -211,17 +245,23 @@ impl TierRanker {
     pub fn unrank(&self, t: &Tables, r: u64) -> Board {
         debug_assert!(r < self.size);
         match &self.method {
-            Method::Split { blocks, order } => {
+            Method::Split {
+                order,
+                first,
+                shift,
+                ..
+            } => {
                 let r = r as u32;
-                let at = order.partition_point(|&(s, _)| s <= r) - 1;
-                let (start, key) = order[at];
-                let key = key as usize;
-                let block = blocks[key];
-                let rest = r - start;
-                let (high_rank, low_rank) = (rest / block.low_count, rest % block.low_count);
-                let high_key = (self.xs as usize - key % 9) + 9 * (self.os as usize - key / 9);
-                let low = t.halves[t.halves_start[key] as usize + low_rank as usize] as u32;
-                let high = t.halves[t.halves_start[high_key] as usize + high_rank as usize] as u32;
+                let mut at = first[(r >> shift) as usize] as usize;
+                while at + 1 < order.len() && order[at + 1].start <= r {
+                    at += 1;
+                }
+                let block = order[at];
+                let rest = r - block.start;
+                let high_rank = ((rest as u64 * block.reciprocal) >> 40) as u32;
+                let low_rank = rest - high_rank * block.low_count;
+                let low = t.halves[block.low_base as usize + low_rank as usize] as u32;
+                let high = t.halves[block.high_base as usize + high_rank as usize] as u32;
                 Board {
                     x: (low & 0xff) | (high & 0xff) << 8,
                     o: (low >> 8) | (high >> 8) << 8,
@@ -260,7 +300,7 @@ mod tests {
 
     fn round_trip_all(cells: usize, xs: usize, os: usize) {
         let t = Tables::new();
-        let r = TierRanker::new(cells, xs, os);
+        let r = TierRanker::new(&t, cells, xs, os);
         assert_eq!(r.size(), multinomial(cells, xs, os));
         let mut seen = HashSet::new();
         for i in 0..r.size() {
@@ -271,6 +311,29 @@ mod tests {
             assert!((b.x | b.o) < 1 << cells);
             assert!(seen.insert(b));
             assert_eq!(r.rank(&t, b), i);
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        // Every divisor a block can have (counts of 8-cell halves) and every quotient
+        // a rank below 2^23 can give, at the edges of each remainder range.
+        let mut divisors: Vec<u64> = (0..=8)
+            .flat_map(|x| (0..=8 - x).map(move |o| multinomial(8, x, o)))
+            .collect();
+        divisors.sort_unstable();
+        divisors.dedup();
+        for d in divisors {
+            let m = (1u64 << 40) / d + 1;
+            let mut q = 0;
+            while q * d < 1 << 23 {
+                for n in [q * d, q * d + d - 1] {
+                    if n < 1 << 23 {
+                        assert_eq!((n * m) >> 40, n / d, "{n} / {d}");
+                    }
+                }
+                q += 1;
+            }
         }
     }
 
@@ -302,7 +365,7 @@ mod tests {
         round_trip_all(25, 2, 1);
         round_trip_all(25, 23, 1);
         let t = Tables::new();
-        let r = TierRanker::new(25, 8, 8);
+        let r = TierRanker::new(&t, 25, 8, 8);
         // C(25, 8) * C(17, 8)
         assert_eq!(r.size(), 1_081_575 * 24_310);
         for i in (0..r.size()).step_by(9_999_991) {

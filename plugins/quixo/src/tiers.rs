@@ -7,7 +7,7 @@
 //! in every tier. This file must not know moves or the plugin API's positions beyond
 //! tier numbers.
 
-use crate::rank::TierRanker;
+use crate::rank::{Tables, TierRanker};
 use gamesman_plugin_api::Tier;
 
 /// The tiers of one board size, with a ranker for each.
@@ -20,11 +20,11 @@ pub struct Tiers {
 
 impl Tiers {
     /// Every tier of a board of `cells` cells.
-    pub fn new(cells: usize) -> Tiers {
+    pub fn new(t: &Tables, cells: usize) -> Tiers {
         let mut rankers = Vec::with_capacity((cells + 1) * (cells + 1));
         for x in 0..=cells {
             for o in 0..=cells {
-                rankers.push((x + o <= cells).then(|| TierRanker::new(cells, x, o)));
+                rankers.push((x + o <= cells).then(|| TierRanker::new(t, cells, x, o)));
             }
         }
         Tiers { cells, rankers }
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn numbering_names_and_children() {
-        let t = Tiers::new(16);
+        let t = Tiers::new(&Tables::new(), 16);
         let tier = t.tier(2, 14);
         assert_eq!(t.counts(tier), Some((2, 14)));
         assert_eq!(t.name(tier), "0Blank_2X_14O");
