@@ -25,6 +25,17 @@ pub const ROOT_MODULE_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The module function running on this thread, so a panic inside a batch call
+    /// names it ("do_move") and not only the batch ("scan_batch").
+    static CURRENT: std::cell::Cell<&'static str> = const { std::cell::Cell::new("") };
+}
+
+/// Calls into the module's `Game`, noting which function runs.
+macro_rules! module_call {
+    ($name:literal, $call:expr) => {{
+        CURRENT.with(|c| c.set($name));
+        $call
+    }};
 }
 
 /// Installs a panic hook (in the plugin's own copy of std) that records where a panic
@@ -62,15 +73,22 @@ fn err(kind: CallErrorKind, message: String) -> CallError {
 
 /// Runs `f`, turning a panic into a `CallError` that names `what`.
 fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, CallError>) -> CallResult<T> {
+    CURRENT.with(|c| c.set(""));
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => ROk(v),
         Ok(Err(e)) => RErr(e),
         Err(payload) => {
             let recorded = LAST_PANIC.with(|c| c.borrow_mut().take());
             let msg = recorded.unwrap_or_else(|| panic_message(payload.as_ref()));
+            let inner = CURRENT.with(|c| c.get());
+            let place = if inner.is_empty() || inner == what {
+                what.to_string()
+            } else {
+                format!("{inner} (during {what})")
+            };
             RErr(err(
                 CallErrorKind::PANIC,
-                format!("panicked in {what}: {msg}"),
+                format!("panicked in {place}: {msg}"),
             ))
         }
     }
@@ -115,7 +133,7 @@ impl<G: Game> Adapter<G> {
             ));
         }
         Ok(if self.props.has_symmetry {
-            self.game.canonical_position(p)
+            module_call!("canonical_position", self.game.canonical_position(p))
         } else {
             p
         })
@@ -133,13 +151,15 @@ impl<G: Game> Adapter<G> {
 
     /// `tier:index (text)`, for error messages; survives a panicking `position_to_text`.
     fn describe(&self, p: TierPosition) -> String {
-        let text = catch_unwind(AssertUnwindSafe(|| self.game.position_to_text(p)))
-            .unwrap_or_else(|_| "?".to_string());
+        let text = catch_unwind(AssertUnwindSafe(|| {
+            module_call!("position_to_text", self.game.position_to_text(p))
+        }))
+        .unwrap_or_else(|_| "?".to_string());
         format!("position {p} ({text})")
     }
 
     fn check_in_tier(&self, p: TierPosition) -> Result<(), CallError> {
-        let size = self.game.tier_size(p.tier);
+        let size = module_call!("tier_size", self.game.tier_size(p.tier));
         if p.position >= size {
             return Err(err(
                 CallErrorKind::BAD_INPUT,
@@ -154,7 +174,7 @@ impl<G: Game> Adapter<G> {
 
     fn moves_of(&self, p: TierPosition, buf: &mut [Move]) -> Result<usize, CallError> {
         let mut list = List::new(buf);
-        self.game.generate_moves(p, &mut list);
+        module_call!("generate_moves", self.game.generate_moves(p, &mut list));
         if list.overflowed() {
             return Err(self.overflow("generate_moves", p, self.props.max_moves));
         }
@@ -164,7 +184,7 @@ impl<G: Game> Adapter<G> {
     fn child_tiers(&self, tier: Tier) -> Result<Vec<(Tier, u64)>, CallError> {
         let mut buf = vec![Tier::default(); self.props.max_tier_children as usize];
         let mut list = List::new(&mut buf);
-        self.game.tier_children(tier, &mut list);
+        module_call!("tier_children", self.game.tier_children(tier, &mut list));
         if list.overflowed() {
             return Err(err(
                 CallErrorKind::OVERFLOW,
@@ -177,12 +197,12 @@ impl<G: Game> Adapter<G> {
         let mut out: Vec<(Tier, u64)> = list
             .as_slice()
             .iter()
-            .map(|&t| (t, self.game.tier_size(t)))
+            .map(|&t| (t, module_call!("tier_size", self.game.tier_size(t))))
             .collect();
         if !out.iter().any(|&(t, _)| t == tier) {
             // A position may always stay in its own tier's hash window for the check
             // below; whether the tier is loopy is the validator's business.
-            out.push((tier, self.game.tier_size(tier)));
+            out.push((tier, module_call!("tier_size", self.game.tier_size(tier))));
         }
         Ok(out)
     }
@@ -199,7 +219,7 @@ impl<G: Game> Adapter<G> {
         kids.clear();
         kids.resize(self.props.max_moves as usize, TierPosition::default());
         let mut list = List::new(kids.as_mut_slice());
-        let fast = self.game.children(p, &mut list);
+        let fast = module_call!("children", self.game.children(p, &mut list));
         let (n, overflowed) = (list.len(), list.overflowed());
         if fast {
             if overflowed {
@@ -213,14 +233,14 @@ impl<G: Game> Adapter<G> {
             kids.clear();
             let n = self.moves_of(p, moves)?;
             for &m in &moves[..n] {
-                let c = self.game.do_move(p, m);
+                let c = module_call!("do_move", self.game.do_move(p, m));
                 self.check_child(p, Some(m), c, allowed)?;
                 kids.push(c);
             }
         }
         if self.props.has_symmetry {
             for c in kids.iter_mut() {
-                *c = self.game.canonical_position(*c);
+                *c = module_call!("canonical_position", self.game.canonical_position(*c));
             }
         }
         kids.sort_unstable();
@@ -241,7 +261,7 @@ impl<G: Game> Adapter<G> {
             Some(m) => format!(
                 "do_move at {} with move '{}'",
                 self.describe(p),
-                self.game.move_to_text(p, m)
+                module_call!("move_to_text", self.game.move_to_text(p, m))
             ),
             None => format!("children at {}", self.describe(p)),
         };
@@ -283,12 +303,20 @@ impl<G: Game> FfiGame for Adapter<G> {
     }
 
     fn initial_position(&self) -> CallResult<TierPosition> {
-        guard("initial_position", || Ok(self.game.initial_position()))
+        guard("initial_position", || {
+            Ok(module_call!(
+                "initial_position",
+                self.game.initial_position()
+            ))
+        })
     }
 
     fn primitive(&self, p: TierPosition) -> CallResult<Value> {
         guard("primitive", || {
-            check_value(self.game.primitive(p), "primitive")
+            check_value(
+                module_call!("primitive", self.game.primitive(p)),
+                "primitive",
+            )
         })
     }
 
@@ -297,12 +325,14 @@ impl<G: Game> FfiGame for Adapter<G> {
     }
 
     fn do_move(&self, p: TierPosition, m: Move) -> CallResult<TierPosition> {
-        guard("do_move", || Ok(self.game.do_move(p, m)))
+        guard("do_move", || {
+            Ok(module_call!("do_move", self.game.do_move(p, m)))
+        })
     }
 
     fn turn(&self, p: TierPosition) -> CallResult<Player> {
         guard("turn", || {
-            let t = self.game.turn(p);
+            let t = module_call!("turn", self.game.turn(p));
             if t.0 == 1 || t.0 == 2 {
                 Ok(t)
             } else {
@@ -315,25 +345,32 @@ impl<G: Game> FfiGame for Adapter<G> {
     }
 
     fn is_legal(&self, p: TierPosition) -> CallResult<bool> {
-        guard("is_legal", || Ok(self.game.is_legal(p)))
+        guard("is_legal", || {
+            Ok(module_call!("is_legal", self.game.is_legal(p)))
+        })
     }
 
     fn win_by(&self, p: TierPosition) -> CallResult<i64> {
-        guard("win_by", || Ok(self.game.win_by(p)))
+        guard("win_by", || Ok(module_call!("win_by", self.game.win_by(p))))
     }
 
     fn canonical_position(&self, p: TierPosition) -> CallResult<TierPosition> {
-        guard("canonical_position", || Ok(self.game.canonical_position(p)))
+        guard("canonical_position", || {
+            Ok(module_call!(
+                "canonical_position",
+                self.game.canonical_position(p)
+            ))
+        })
     }
 
     fn score(&self, p: TierPosition) -> CallResult<i64> {
-        guard("score", || Ok(self.game.score(p)))
+        guard("score", || Ok(module_call!("score", self.game.score(p))))
     }
 
     fn tier_children(&self, tier: Tier, mut out: RSliceMut<'_, Tier>) -> CallResult<u32> {
         guard("tier_children", || {
             let mut list = List::new(&mut out);
-            self.game.tier_children(tier, &mut list);
+            module_call!("tier_children", self.game.tier_children(tier, &mut list));
             if list.overflowed() {
                 return Err(err(
                     CallErrorKind::OVERFLOW,
@@ -348,11 +385,15 @@ impl<G: Game> FfiGame for Adapter<G> {
     }
 
     fn tier_size(&self, tier: Tier) -> CallResult<u64> {
-        guard("tier_size", || Ok(self.game.tier_size(tier)))
+        guard("tier_size", || {
+            Ok(module_call!("tier_size", self.game.tier_size(tier)))
+        })
     }
 
     fn tier_name(&self, tier: Tier) -> CallResult<RString> {
-        guard("tier_name", || Ok(self.game.tier_name(tier).into()))
+        guard("tier_name", || {
+            Ok(module_call!("tier_name", self.game.tier_name(tier)).into())
+        })
     }
 
     fn undo_moves_to_tier(
@@ -363,7 +404,10 @@ impl<G: Game> FfiGame for Adapter<G> {
     ) -> CallResult<u32> {
         guard("generate_undo_moves_to_tier", || {
             let mut list = List::new(&mut out);
-            self.game.generate_undo_moves_to_tier(p, tier, &mut list);
+            module_call!(
+                "generate_undo_moves_to_tier",
+                self.game.generate_undo_moves_to_tier(p, tier, &mut list)
+            );
             if list.overflowed() {
                 return Err(self.overflow(
                     "generate_undo_moves_to_tier",
@@ -376,38 +420,51 @@ impl<G: Game> FfiGame for Adapter<G> {
     }
 
     fn undo_move(&self, p: TierPosition, u: UndoMove) -> CallResult<TierPosition> {
-        guard("undo_move", || Ok(self.game.undo_move(p, u)))
+        guard("undo_move", || {
+            Ok(module_call!("undo_move", self.game.undo_move(p, u)))
+        })
     }
 
     fn board_to_text(&self, p: TierPosition) -> CallResult<RString> {
-        guard("board_to_text", || Ok(self.game.board_to_text(p).into()))
+        guard("board_to_text", || {
+            Ok(module_call!("board_to_text", self.game.board_to_text(p)).into())
+        })
     }
 
     fn move_to_text(&self, p: TierPosition, m: Move) -> CallResult<RString> {
-        guard("move_to_text", || Ok(self.game.move_to_text(p, m).into()))
+        guard("move_to_text", || {
+            Ok(module_call!("move_to_text", self.game.move_to_text(p, m)).into())
+        })
     }
 
     fn text_to_move(&self, p: TierPosition, text: RStr<'_>) -> CallResult<RResult<Move, RString>> {
         guard("text_to_move", || {
-            Ok(match self.game.text_to_move(p, text.as_str()) {
-                Ok(m) => ROk(m),
-                Err(e) => RErr(e.into()),
-            })
+            Ok(
+                match module_call!("text_to_move", self.game.text_to_move(p, text.as_str())) {
+                    Ok(m) => ROk(m),
+                    Err(e) => RErr(e.into()),
+                },
+            )
         })
     }
 
     fn position_to_text(&self, p: TierPosition) -> CallResult<RString> {
         guard("position_to_text", || {
-            Ok(self.game.position_to_text(p).into())
+            Ok(module_call!("position_to_text", self.game.position_to_text(p)).into())
         })
     }
 
     fn text_to_position(&self, text: RStr<'_>) -> CallResult<RResult<TierPosition, RString>> {
         guard("text_to_position", || {
-            Ok(match self.game.text_to_position(text.as_str()) {
-                Ok(p) => ROk(p),
-                Err(e) => RErr(e.into()),
-            })
+            Ok(
+                match module_call!(
+                    "text_to_position",
+                    self.game.text_to_position(text.as_str())
+                ) {
+                    Ok(p) => ROk(p),
+                    Err(e) => RErr(e.into()),
+                },
+            )
         })
     }
 
@@ -418,7 +475,7 @@ impl<G: Game> FfiGame for Adapter<G> {
         mut out: RSliceMut<'_, ScanRecord>,
     ) -> CallResult<()> {
         guard("scan_batch", || {
-            let size = self.game.tier_size(tier);
+            let size = module_call!("tier_size", self.game.tier_size(tier));
             if first
                 .checked_add(out.len() as u64)
                 .is_none_or(|end| end > size)
@@ -437,21 +494,25 @@ impl<G: Game> FfiGame for Adapter<G> {
             for (i, rec) in out.iter_mut().enumerate() {
                 let p = TierPosition::new(tier, first + i as u64);
                 *rec = ScanRecord::default();
-                if !self.game.is_legal(p)
-                    || (self.props.has_symmetry && self.game.canonical_position(p) != p)
+                if !module_call!("is_legal", self.game.is_legal(p))
+                    || (self.props.has_symmetry
+                        && module_call!("canonical_position", self.game.canonical_position(p)) != p)
                 {
                     rec.value = ScanRecord::SKIP;
                     continue;
                 }
-                let v = check_value(self.game.primitive(p), "primitive")?;
+                let v = check_value(
+                    module_call!("primitive", self.game.primitive(p)),
+                    "primitive",
+                )?;
                 rec.value = v.0;
-                rec.turn = self.game.turn(p).0;
+                rec.turn = module_call!("turn", self.game.turn(p)).0;
                 if v == Value::UNDECIDED {
                     self.children_of(p, &allowed, &mut moves, &mut kids)?;
                     rec.children = kids.len() as u32;
                 }
                 if self.props.supports_winby && rec.children == 0 {
-                    rec.winby = self.game.win_by(p);
+                    rec.winby = module_call!("win_by", self.game.win_by(p));
                 }
             }
             Ok(())
@@ -474,7 +535,7 @@ impl<G: Game> FfiGame for Adapter<G> {
                     "parents_batch buffers too small".into(),
                 ));
             }
-            let parent_size = self.game.tier_size(parent_tier);
+            let parent_size = module_call!("tier_size", self.game.tier_size(parent_tier));
             let mut undo = vec![UndoMove::default(); cap];
             let mut fast = vec![TierPosition::default(); cap];
             let mut found: Vec<u64> = Vec::with_capacity(cap);
@@ -483,7 +544,8 @@ impl<G: Game> FfiGame for Adapter<G> {
                 let cp = TierPosition::new(child_tier, c);
                 found.clear();
                 let mut list = List::new(fast.as_mut_slice());
-                let used_fast = self.game.parents(cp, parent_tier, &mut list);
+                let used_fast =
+                    module_call!("parents", self.game.parents(cp, parent_tier, &mut list));
                 let (n, overflowed) = (list.len(), list.overflowed());
                 if used_fast {
                     if overflowed {
@@ -500,7 +562,7 @@ impl<G: Game> FfiGame for Adapter<G> {
                         return Err(self.overflow("generate_undo_moves_to_tier", cp, cap as u32));
                     }
                     for &u in list.as_slice() {
-                        let p = self.game.undo_move(cp, u);
+                        let p = module_call!("undo_move", self.game.undo_move(cp, u));
                         found.push(self.check_parent(cp, p, parent_tier, parent_size)?.position);
                     }
                 }
@@ -537,7 +599,11 @@ impl<G: Game> FfiGame for Adapter<G> {
                 let p = TierPosition::new(tier, pos);
                 self.check_in_tier(p)?;
                 kids.clear();
-                if check_value(self.game.primitive(p), "primitive")? == Value::UNDECIDED {
+                if check_value(
+                    module_call!("primitive", self.game.primitive(p)),
+                    "primitive",
+                )? == Value::UNDECIDED
+                {
                     self.children_of(p, &allowed, &mut moves, &mut kids)?;
                 }
                 children[written..written + kids.len()].copy_from_slice(&kids);
