@@ -341,8 +341,8 @@ fn random_graph(rng: &mut Rng, players: u8, go_again: bool, loops: bool, winby: 
         }
         tier_of_nodes.push(ids);
     }
-    for i in 0..nodes.len() {
-        let t = nodes[i].tier as usize;
+    for (i, node) in nodes.iter_mut().enumerate() {
+        let t = node.tier as usize;
         let k = rng.below(4);
         for _ in 0..k {
             let target_tier = if loops && rng.below(3) == 0 {
@@ -355,7 +355,7 @@ fn random_graph(rng: &mut Rng, players: u8, go_again: bool, loops: bool, winby: 
             let ids = &tier_of_nodes[target_tier];
             let c = ids[rng.below(ids.len() as u64) as usize];
             if c != i || loops {
-                nodes[i].edges.push(c);
+                node.edges.push(c);
             }
         }
     }
