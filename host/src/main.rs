@@ -252,11 +252,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let p = query::parse_position(&game, position.as_deref())?;
             let db = solved_db(&game, &db)?;
             let ranking = query::query(&game, db.as_ref(), p)?;
+            let solution = query::shortest_solution(&game, db.as_ref(), p)?;
             if json {
-                let report = query::report(&game, &ranking)?;
+                let mut report = query::report(&game, &ranking)?;
+                report.solution = solution;
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", query::text(&game, &ranking)?);
+                if let Some(line) = solution {
+                    println!(
+                        "shortest solution ({} moves): {}",
+                        line.len(),
+                        line.join(" ")
+                    );
+                }
             }
         }
         Command::Analyze { db, json, plot } => {

@@ -50,6 +50,9 @@ pub struct QueryReport {
     pub winby: Option<i64>,
     /// Every legal move, best first.
     pub moves: Vec<MoveReport>,
+    /// For a solvable puzzle: the moves of a shortest solution (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<Vec<String>>,
 }
 
 /// One move of a `QueryReport`.
@@ -128,7 +131,45 @@ pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, Query
         remoteness: remoteness_of(&ranking.record),
         winby: ranking.record.winby,
         moves,
+        solution: None,
     })
+}
+
+/// For a puzzle position the database says is solvable in N: the N moves of a shortest
+/// solution, following at each step a move to a position solvable in one move fewer.
+/// `None` for two-player games and positions that are not solvable.
+pub fn shortest_solution(
+    game: &GameHandle,
+    db: &dyn Database,
+    p: TierPosition,
+) -> Result<Option<Vec<String>>, QueryError> {
+    if game.properties().players != 1 {
+        return Ok(None);
+    }
+    let record = crate::ranking::lookup(game, db, p)?;
+    if record.value != Value::WIN {
+        return Ok(None);
+    }
+    let mut line = Vec::with_capacity(record.remoteness as usize);
+    let (mut at, mut left) = (p, record.remoteness);
+    while left > 0 {
+        let ranking = Ranking::of(game, db, at, false)?;
+        let Some(step) = ranking
+            .moves
+            .iter()
+            .find(|m| m.record.value == Value::WIN && m.record.remoteness + 1 == left)
+        else {
+            // A consistent database always has such a move; say so rather than loop.
+            return Err(QueryError::Rank(RankError::Inconsistent(format!(
+                "no move from {} leads one step closer to the solution",
+                game.position_to_text(at)?
+            ))));
+        };
+        line.push(step.text.clone());
+        at = step.child;
+        left -= 1;
+    }
+    Ok(Some(line))
 }
 
 /// A move's value for its mover in one word; puzzles speak of solving.

@@ -22,6 +22,9 @@ pub enum RankError {
     /// The database failed.
     #[error(transparent)]
     Db(#[from] DbError),
+    /// The records contradict each other (a damaged or mismatched database).
+    #[error("the database is inconsistent: {0}")]
+    Inconsistent(String),
 }
 
 /// The stored record of `p`, looked up under its canonical form; `Record::UNSOLVED`

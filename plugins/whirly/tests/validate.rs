@@ -20,7 +20,13 @@ fn tiny_levels_validate_exhaustively() {
         "build first: cargo build --release --workspace (looked in {})",
         dir.display()
     );
-    for level in ["tiny-push", "tiny-corner", "two-colours", "stuck", "two-pushers"] {
+    for level in [
+        "tiny-push",
+        "tiny-corner",
+        "two-colours",
+        "stuck",
+        "two-pushers",
+    ] {
         let out = Command::new("timeout")
             .arg("120")
             .arg(&validate)
@@ -30,7 +36,11 @@ fn tiny_levels_validate_exhaustively() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{level}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{level}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(json["summary"]["tiers"], 1, "{level}: {json}");
         assert_eq!(json["summary"]["errors"], 0, "{level}: {json}");
