@@ -180,9 +180,26 @@ impl<'a> Probe<'a> {
         self.game.canonical(p).unwrap_or(p)
     }
 
+    /// The canonical form of `p`, or `None` when the hook fails.
+    pub fn canon_strict(&self, p: TierPosition) -> Option<TierPosition> {
+        if !self.props.has_symmetry {
+            return Some(p);
+        }
+        self.game.canonical(p).ok()
+    }
+
     /// The distinct canonical children of `q` (none for primitives), or `None` when a
     /// call fails or `q` is not a valid position.
     pub fn child_set(&self, q: TierPosition) -> Option<Vec<TierPosition>> {
+        self.child_set_by(q, |c| Some(self.canon(c)))
+    }
+
+    /// `child_set` with `canon` as the canonical form (`None` gives up).
+    pub fn child_set_by(
+        &self,
+        q: TierPosition,
+        canon: impl Fn(TierPosition) -> Option<TierPosition>,
+    ) -> Option<Vec<TierPosition>> {
         if !self.in_range(q) {
             return None;
         }
@@ -191,7 +208,7 @@ impl<'a> Probe<'a> {
         }
         let mut out = Vec::new();
         for m in self.game.moves(q).ok()? {
-            out.push(self.canon(self.do_move_raw(q, m).ok()?));
+            out.push(canon(self.do_move_raw(q, m).ok()?)?);
         }
         out.sort_unstable();
         out.dedup();
@@ -201,16 +218,40 @@ impl<'a> Probe<'a> {
     /// The distinct canonical results of the undo moves of `c` towards `tier`, or
     /// `None` when a call fails or `c` is not a valid position.
     pub fn parent_set(&self, c: TierPosition, tier: Tier) -> Option<Vec<TierPosition>> {
+        self.parent_set_by(c, tier, |p| Some(self.canon(p)))
+    }
+
+    /// `parent_set` with `canon` as the canonical form (`None` gives up).
+    pub fn parent_set_by(
+        &self,
+        c: TierPosition,
+        tier: Tier,
+        canon: impl Fn(TierPosition) -> Option<TierPosition>,
+    ) -> Option<Vec<TierPosition>> {
         if !self.in_range(c) {
             return None;
         }
         let mut out = Vec::new();
         for u in self.game.undo_moves(c, tier).ok()? {
-            out.push(self.canon(self.game.undo_move(c, u).ok()?));
+            out.push(canon(self.game.undo_move(c, u).ok()?)?);
         }
         out.sort_unstable();
         out.dedup();
         Some(out)
+    }
+
+    /// The distinct canonical parents of `c` in `tier` as the solver gets them: through
+    /// the batch call, which uses the module's `parents` fast path when it has one.
+    pub fn batch_parents(&self, c: TierPosition, tier: Tier) -> ModuleResult<Vec<TierPosition>> {
+        let mut parents = vec![0u64; self.props.max_undo_moves as usize];
+        let mut count = [0u32];
+        self.game
+            .parents_batch(c.tier, &[c.position], tier, &mut parents, &mut count)?;
+        parents.truncate(count[0] as usize);
+        Ok(parents
+            .into_iter()
+            .map(|i| TierPosition::new(tier, i))
+            .collect())
     }
 
     /// A list of positions for a message: `[1:0 "x", 1:1 "y"]`.

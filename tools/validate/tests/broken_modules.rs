@@ -328,6 +328,28 @@ fn a_panic_inside_the_module_is_a_finding_with_its_message() {
 }
 
 #[test]
+fn a_children_fast_path_that_disagrees_with_the_moves() {
+    let f = caught(
+        "fast_children",
+        &["children"],
+        "children",
+        "the solver's children of this position (the children fast path) are [6:1 \"6b\"], but generate_moves + do_move give [5:1 \"5b\", 6:1 \"6b\"]",
+    );
+    assert_place(&f, 7, "7 stones", 0, "7a", None);
+}
+
+#[test]
+fn a_parents_fast_path_that_disagrees_with_the_undo_moves() {
+    let f = caught(
+        "fast_parents",
+        &["undo-moves"],
+        "undo-moves",
+        "the solver's parents of this position in tier 7 (7 stones) (the parents fast path) are [], but its undo moves give [7:0 \"7a\"]",
+    );
+    assert_place(&f, 5, "5 stones", 1, "5b", None);
+}
+
+#[test]
 fn findings_are_capped_per_check_and_the_rest_counted() {
     let run = validate_plugin(&fixture("extra_undo"), &["--json", "--max-findings", "2"]);
     assert_eq!(run.code, 1);

@@ -3,10 +3,12 @@
 //! `check_position` runs every per-position check on one index of one tier; each check
 //! lives in its own file. A legal position is checked fully; an illegal one only counts
 //! as such, since no solver ever touches it. With a symmetry hook, undo moves are only
-//! checked at canonical positions, the only ones the solver asks for parents. This file
+//! checked at canonical positions, the only ones the solver asks for parents. The
+//! solver's fast paths are compared with the functions they stand in for. This file
 //! must not judge anything itself: it gathers facts and hands them to the checks.
 
 pub mod children;
+pub mod fast_paths;
 pub mod primitive;
 pub mod symmetry;
 pub mod text;
@@ -52,11 +54,15 @@ pub fn check_position(probe: &Probe<'_>, p: TierPosition) -> Checked {
     }
     let moves = moves.unwrap_or_default();
     let kids = children::check(probe, p, &moves);
+    if value == Some(Value::UNDECIDED) {
+        fast_paths::check_children(probe, p, &moves, &kids);
+    }
     text::check_move_texts(probe, p, &moves);
     turn::check(probe, p, turn, &kids);
     if !probe.props.has_symmetry || probe.game.canonical(p).is_ok_and(|q| q == p) {
         undo::check_children_list_parent(probe, p, &kids);
         undo::check_parents(probe, p);
+        fast_paths::check_parents(probe, p);
     }
     if probe.props.has_symmetry {
         symmetry::check(probe, p, value);
