@@ -1,2 +1,195 @@
-//! Placeholder; replaced below.
-fn main() {}
+//! The solve benchmark: runs the real `host` binary on the Quixo plugin (`.so`, through
+//! the plugin ABI) with 1 and 2 threads into a fresh file database, and prints wall
+//! time, CPU time, positions per second and the child's peak memory as a table.
+//!
+//! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--no-build]`
+//! (VARIANT defaults to 4x4). It first runs `cargo build --release -p host -p quixo`
+//! into this benchmark's own target directory, so the binary and the plugin it times
+//! are the current code. Peak memory is the child's `ru_maxrss` from `wait4`, which
+//! is exact per child. This file must not measure anything but the child processes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A run that takes longer than this is killed (4x4 takes well under a minute).
+const TIME_LIMIT: Duration = Duration::from_secs(1200);
+
+/// What one solve cost.
+struct Run {
+    threads: usize,
+    wall: f64,
+    cpu: f64,
+    peak_mb: f64,
+    positions: u64,
+    initial: String,
+}
+
+fn main() {
+    let mut variant = "4x4".to_string();
+    let mut threads = vec![1usize, 2];
+    let mut build = true;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            // cargo passes --bench to every benchmark binary.
+            "--bench" => {}
+            "--no-build" => build = false,
+            "--threads" => {
+                let list = args.next().unwrap_or_default();
+                threads = list
+                    .split(',')
+                    .map(|t| t.trim().parse().expect("--threads takes a list like 1,2"))
+                    .collect();
+            }
+            other if other.starts_with('-') => {
+                eprintln!(
+                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--no-build]"
+                );
+                std::process::exit(2);
+            }
+            other => variant = other.to_string(),
+        }
+    }
+
+    // The benchmark runs as <target>/release/deps/solve-HASH.
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    let release = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the benchmark lives in <target>/release/deps")
+        .to_path_buf();
+    if build {
+        build_host(&release);
+    }
+    let host = release.join("host");
+    if !host.exists() {
+        eprintln!(
+            "no host binary at {}: run cargo build --release -p host -p quixo",
+            host.display()
+        );
+        std::process::exit(1);
+    }
+
+    let runs: Vec<Run> = threads.iter().map(|&t| solve(&host, &variant, t)).collect();
+    print_table(&variant, &runs);
+}
+
+/// Builds the host binary and the plugin into the target directory holding `release`.
+fn build_host(release: &Path) {
+    let target = release.parent().expect("<target>/release");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    eprintln!("building host and the quixo plugin (release) ...");
+    let status = Command::new(cargo)
+        .args(["build", "--release", "-p", "host", "-p", "quixo"])
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("running cargo build");
+    assert!(status.success(), "cargo build failed");
+}
+
+/// Solves `variant` with `threads` threads into a fresh temporary directory.
+// The child is reaped by `wait4` below, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn solve(host: &Path, variant: &str, threads: usize) -> Run {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("quixo-bench-{}-{threads}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    eprintln!(
+        "solving quixo {variant} with {threads} thread(s) into {} ...",
+        dir.display()
+    );
+    let start = Instant::now();
+    let child = Command::new(host)
+        .args(["--plugin", "quixo", "--variant", variant, "solve"])
+        .arg("--db")
+        .arg(format!("file:{}", dir.display()))
+        .args(["--threads", &threads.to_string(), "--force"])
+        // Per-tier progress lines would only add noise (and a little time).
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("starting the host");
+    let pid = child.id() as libc::pid_t;
+    // Reap the child ourselves with wait4: its rusage holds its own peak memory and
+    // CPU time (RUSAGE_CHILDREN would mix in every earlier run).
+    let (status, usage) = loop {
+        let mut status = 0;
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(r >= 0, "wait4 failed");
+        if r == pid {
+            break (status, usage);
+        }
+        if start.elapsed() > TIME_LIMIT {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("the solve took more than {TIME_LIMIT:?} and was killed");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let wall = start.elapsed().as_secs_f64();
+    let mut out = String::new();
+    use std::io::Read;
+    child
+        .stdout
+        .expect("piped stdout")
+        .read_to_string(&mut out)
+        .expect("reading the host's output");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "the host failed:\n{out}"
+    );
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Run {
+        threads,
+        wall,
+        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
+        // Linux reports ru_maxrss in kilobytes.
+        peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        positions: parse_positions(&out),
+        initial: out
+            .lines()
+            .find_map(|l| l.strip_prefix("initial position "))
+            .unwrap_or("?")
+            .to_string(),
+    }
+}
+
+/// N in the host's summary "..., N positions solved in T s (...)".
+fn parse_positions(out: &str) -> u64 {
+    out.split(", ")
+        .find_map(|part| part.split_once(" positions solved in").map(|(n, _)| n))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no position count in the host's output:\n{out}"))
+}
+
+fn print_table(variant: &str, runs: &[Run]) {
+    let first = &runs[0];
+    println!();
+    println!(
+        "quixo {variant}: {} positions; initial position {}",
+        first.positions, first.initial
+    );
+    println!(
+        "{:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}",
+        "threads", "wall (s)", "CPU (s)", "positions/s", "peak (MB)", "speedup"
+    );
+    for r in runs {
+        println!(
+            "{:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x",
+            r.threads,
+            r.wall,
+            r.cpu,
+            r.positions as f64 / r.wall / 1e6,
+            r.peak_mb,
+            first.wall / r.wall
+        );
+    }
+    if variant == "4x4" {
+        println!("GamesmanOne (issue 7, 1 thread): 94 s, 0.92 M positions/s, 264 MB; goal: at most 47 s on 1 thread");
+    }
+}
