@@ -14,9 +14,14 @@
 //! row by row from the top, rows separated by `/`, then `:` and the side to move, e.g.
 //! `X---/-O--/----/----:X`.
 //!
-//! This file only maps the plugin API onto `board`, `moves`, `rank` and `tiers`; the
-//! rules live in `moves`, and nothing here may allocate in the solver's hot paths
-//! (`primitive`, `children`, `parents`).
+//! Positions equal under the square's eight symmetries are merged (`symmetry`): on
+//! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
+//! return canonical positions directly and note them (`memo`) so the adapter's
+//! canonicalization of each costs a comparison.
+//!
+//! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
+//! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
+//! hot paths (`primitive`, `canonical_position`, `children`, `parents`).
 
 pub mod board;
 mod memo;
@@ -35,7 +40,8 @@ use rank::{Tables, TierRanker};
 use symmetry::Symmetries;
 use tiers::Tiers;
 
-/// Whether positions equal under the square's symmetries are solved once.
+/// Whether positions equal under the square's symmetries are solved once (measured on
+/// 4x4 with one thread: 72.6 s of CPU without, about 17 s with).
 const SYMMETRY: bool = true;
 
 /// Quixo on one board size.
@@ -358,7 +364,7 @@ impl Game for Quixo {
 
     #[inline]
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
-        if memo::is_next(p) {
+        if !self.symmetric || memo::is_next(p) {
             return p;
         }
         let (b, side) = self.decode(p);
