@@ -295,6 +295,14 @@ impl Module {
 
     /// Opens a variant (`None`: the default).
     pub fn open(&self, variant: Option<&str>) -> Result<GameHandle, LoadError> {
+        if variant.is_some_and(|v| v.trim().is_empty()) {
+            return Err(LoadError::UnknownVariant {
+                module: self.name().to_string(),
+                variant: String::new(),
+                message: "empty variant name".into(),
+                available: self.variant_names(),
+            });
+        }
         let requested = variant.unwrap_or("");
         match (self.root.new_game())(requested.into()) {
             abi_stable::std_types::ROk(game) => {

@@ -81,15 +81,14 @@ fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, CallError>) -> CallResult<
             let recorded = LAST_PANIC.with(|c| c.borrow_mut().take());
             let msg = recorded.unwrap_or_else(|| panic_message(payload.as_ref()));
             let inner = CURRENT.with(|c| c.get());
-            let place = if inner.is_empty() || inner == what {
-                what.to_string()
+            // The host names the entry point (`what`); say the inner function only
+            // when a batch call was running a different one.
+            let text = if inner.is_empty() || inner == what {
+                format!("panicked: {msg}")
             } else {
-                format!("{inner} (during {what})")
+                format!("panicked in {inner}: {msg}")
             };
-            RErr(err(
-                CallErrorKind::PANIC,
-                format!("panicked in {place}: {msg}"),
-            ))
+            RErr(err(CallErrorKind::PANIC, text))
         }
     }
 }

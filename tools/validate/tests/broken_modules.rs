@@ -322,7 +322,7 @@ fn a_panic_inside_the_module_is_a_finding_with_its_message() {
         "do_move_panics",
         &["children"],
         "children",
-        "do_move failed: panicked in do_move: take-away bookkeeping went wrong at 4b",
+        "do_move failed: panicked: take-away bookkeeping went wrong at 4b",
     );
     assert_place(&f, 4, "4 stones", 1, "4b", Some("take2"));
 }
