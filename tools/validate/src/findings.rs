@@ -70,8 +70,8 @@ impl Check {
     pub fn title(self) -> &'static str {
         match self {
             Check::TierGraph => "the tier graph reachable from the initial tier is a DAG apart from self-loops",
-            Check::Children => "every child of a legal position lies in its own or a declared child tier, below that tier's size, and is legal",
-            Check::UndoMoves => "undo moves lead to legal, non-primitive parents in the asked tier that have the position as a child, and every child lists its parent",
+            Check::Children => "every child of a legal position lies in a declared child tier (its own only if loopy), below that tier's size, and is legal; the children fast path agrees",
+            Check::UndoMoves => "undo moves lead to legal, non-primitive parents in the asked tier that have the position as a child, every child lists its parent, and the parents fast path agrees",
             Check::Primitive => "primitive values are consistent with having moves, and WinBy's sign with the value for player one",
             Check::Text => "position text and move text parse back to the same position and move",
             Check::Turn => "whose turn it is changes on every move unless the module declares go-again or is a puzzle",

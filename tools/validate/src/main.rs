@@ -33,8 +33,10 @@ const EXIT_FAILURE: u8 = 4;
 const AFTER_HELP: &str = "\
 Checks (each finding names the tier, the position, the move and what was expected):
   1 tier-graph       the reachable tier graph is a DAG apart from self-loops
-  2 children         children lie in declared tiers, inside the tier's size, and are legal
-  3 undo-moves       undo moves and moves agree, both ways (canonical forms with symmetry)
+  2 children         children lie in declared tiers, inside the tier's size, and are legal;
+                     the children fast path agrees with generate_moves + do_move
+  3 undo-moves       undo moves and moves agree, both ways (canonical forms with symmetry);
+                     the parents fast path agrees with the undo moves
   4 primitive        primitive values and WinBy signs are consistent
   5 text-round-trip  position and move texts parse back to the same position and move
   6 turn             the player to move changes on every move (unless go-again or a puzzle)
@@ -42,7 +44,7 @@ Checks (each finding names the tier, the position, the move and what was expecte
   8 sizes            reachable positions per tier against tier sizes (a report; exhaustive only)
 
 Exhaustive is the default when the reachable tiers hold at most 20000000 positions in
-all; above that the default is a sample of 10000 random positions per tier.
+all; above that the default is a sample of 2000 random positions per tier.
 
 Exit codes: 0 nothing wrong (warnings allowed), 1 errors found, 2 bad command line,
 3 the module could not be loaded or the variant not opened, 4 other failure.";
@@ -71,7 +73,7 @@ struct Cli {
     exhaustive: bool,
 
     /// Check N random positions per tier instead (default above 20000000 positions,
-    /// with N = 10000). The same seed checks the same positions.
+    /// with N = 2000). The same seed checks the same positions.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     sample: Option<u64>,
 
