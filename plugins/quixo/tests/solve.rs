@@ -6,10 +6,12 @@
 //! Known results: Tanaka, Bonnet, Tixeuil and Tamura, "Quixo Is Solved" (2020,
 //! arXiv:2007.15895) report the standard 5x5 game a draw; we could not retrieve their
 //! table for smaller boards. Here both the brute force and the solver find 3x3 a win
-//! for the first player (X) in 7 plies. For 4x4 our solver finds a first-player win in
-//! 21 plies (see the benchmark); the only outside evidence we found is consistent with
-//! it (a published 4x4 experiment in which a "perfect" O lost games to a search-based
-//! X, impossible if 4x4 were a draw or a loss for X), so treat 4x4 as our finding.
+//! for the first player (X) in 7 plies, and no 3x3 position is a draw. For 4x4 our
+//! solver finds a first-player win in 21 plies, the same with and without merging
+//! symmetric positions (see the benchmark). We found no published 4x4 value to confirm
+//! a draw; the only outside evidence we found agrees with a win (a student project's
+//! 4x4 experiment in which its "optimal" O lost games to a search-based X, impossible
+//! if 4x4 were a draw or a loss for X), so treat the 4x4 value as our finding.
 
 use gamesman_host::db::{self, GameKey};
 use gamesman_host::solver::{self, Silent, SolveOptions};
