@@ -256,7 +256,8 @@ impl<G: Game> Adapter<G> {
         c: TierPosition,
         allowed: &[(Tier, u64)],
     ) -> Result<(), CallError> {
-        let how = match m {
+        // Only built on the error paths: this runs for every child the solver sees.
+        let how = || match m {
             Some(m) => format!(
                 "do_move at {} with move '{}'",
                 self.describe(p),
@@ -269,15 +270,19 @@ impl<G: Game> Adapter<G> {
             Some(&(_, size)) => Err(err(
                 CallErrorKind::BAD_OUTPUT,
                 format!(
-                    "{how} returned index {} of tier {}, past its size {size}",
-                    c.position, c.tier
+                    "{} returned index {} of tier {}, past its size {size}",
+                    how(),
+                    c.position,
+                    c.tier
                 ),
             )),
             None => Err(err(
                 CallErrorKind::BAD_OUTPUT,
                 format!(
-                    "{how} leads to tier {}, which tier_children({}) does not declare",
-                    c.tier, p.tier
+                    "{} leads to tier {}, which tier_children({}) does not declare",
+                    how(),
+                    c.tier,
+                    p.tier
                 ),
             )),
         }
