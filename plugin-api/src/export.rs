@@ -193,16 +193,14 @@ impl<G: Game> Adapter<G> {
                 ),
             ));
         }
-        let mut out: Vec<(Tier, u64)> = list
+        let out: Vec<(Tier, u64)> = list
             .as_slice()
             .iter()
             .map(|&t| (t, module_call!("tier_size", self.game.tier_size(t))))
             .collect();
-        if !out.iter().any(|&(t, _)| t == tier) {
-            // A position may always stay in its own tier's hash window for the check
-            // below; whether the tier is loopy is the validator's business.
-            out.push((tier, module_call!("tier_size", self.game.tier_size(tier))));
-        }
+        // A tier that does not list itself is not loopy: the solver never looks for
+        // parents inside it, so a child there would silently become a draw. It is
+        // refused like a child in any other undeclared tier.
         Ok(out)
     }
 

@@ -98,7 +98,7 @@ impl Value {
         }
     }
 
-    /// Lower-case name: `undecided`, `win`, `lose`, `tie`, `draw`, or `invalid(N)`.
+    /// Lower-case name: `undecided`, `win`, `lose`, `tie`, `draw`, or `invalid`.
     pub fn name(self) -> &'static str {
         match self.0 {
             0 => "undecided",
