@@ -136,91 +136,9 @@ pub fn solve_tier(
     wl.push(0, decided_wl);
     ties.push(0, decided_tie);
 
-    // Wins and losses, level by level.
-    let wl_levels = children
-        .iter()
-        .map(ChildFrontier::wl_levels)
-        .max()
-        .unwrap_or(0);
-    let mut r = 0u32;
-    while r < wl_levels || wl.any_from(r) {
-        let mut next = Vec::new();
-        for cf in children {
-            next.extend(propagate(
-                game,
-                &state,
-                flow,
-                cf.tier,
-                cf.wins_losses(r),
-                r,
-                Phase::WinLose,
-                &|i| cf.records.packed(i),
-            )?);
-        }
-        let own = wl.take(r);
-        if node.loopy {
-            next.extend(propagate(
-                game,
-                &state,
-                flow,
-                node.tier,
-                &own,
-                r,
-                Phase::WinLose,
-                &|i| state.packed(i),
-            )?);
-        }
-        if !next.is_empty() {
-            if r + 1 > MAX_REMOTENESS {
-                return Err(SolveError::RemotenessOverflow(node.tier));
-            }
-            wl.push(r + 1, next);
-        }
-        r += 1;
-    }
-
-    // Ties, after every win and loss is known.
-    let tie_levels = children
-        .iter()
-        .map(ChildFrontier::tie_levels)
-        .max()
-        .unwrap_or(0);
-    let mut r = 0u32;
-    while r < tie_levels || ties.any_from(r) {
-        let mut next = Vec::new();
-        for cf in children {
-            next.extend(propagate(
-                game,
-                &state,
-                flow,
-                cf.tier,
-                cf.ties(r),
-                r,
-                Phase::Tie,
-                &|i| cf.records.packed(i),
-            )?);
-        }
-        let own = ties.take(r);
-        if node.loopy {
-            next.extend(propagate(
-                game,
-                &state,
-                flow,
-                node.tier,
-                &own,
-                r,
-                Phase::Tie,
-                &|i| state.packed(i),
-            )?);
-        }
-        if !next.is_empty() {
-            if r + 1 > MAX_REMOTENESS {
-                return Err(SolveError::RemotenessOverflow(node.tier));
-            }
-            ties.push(r + 1, next);
-        }
-        r += 1;
-    }
+    // Wins and losses level by level, then ties once every win and loss is known.
+    run_levels(game, node, &state, flow, children, &mut wl, Phase::WinLose)?;
+    run_levels(game, node, &state, flow, children, &mut ties, Phase::Tie)?;
 
     // Whatever is still undecided never resolves: a draw.
     let values: Vec<u16> = state
@@ -325,6 +243,69 @@ fn scan(
 enum Phase {
     WinLose,
     Tie,
+}
+
+/// Processes one phase's frontier in increasing remoteness: at each level the child
+/// tiers' positions and (in a loopy tier) the tier's own decided positions send their
+/// values to their parents; parents decided by it form the next level.
+fn run_levels(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    flow: Flow,
+    children: &[ChildFrontier],
+    own: &mut OwnFrontier,
+    phase: Phase,
+) -> Result<(), SolveError> {
+    let child_levels = children
+        .iter()
+        .map(|cf| match phase {
+            Phase::WinLose => cf.wl_levels(),
+            Phase::Tie => cf.tie_levels(),
+        })
+        .max()
+        .unwrap_or(0);
+    let mut r = 0u32;
+    while r < child_levels || own.any_from(r) {
+        let mut next = Vec::new();
+        for cf in children {
+            let level = match phase {
+                Phase::WinLose => cf.wins_losses(r),
+                Phase::Tie => cf.ties(r),
+            };
+            next.extend(propagate(
+                game,
+                state,
+                flow,
+                cf.tier,
+                level,
+                r,
+                phase,
+                &|i| cf.records.packed(i),
+            )?);
+        }
+        let mine = own.take(r);
+        if node.loopy {
+            next.extend(propagate(
+                game,
+                state,
+                flow,
+                node.tier,
+                &mine,
+                r,
+                phase,
+                &|i| state.packed(i),
+            )?);
+        }
+        if !next.is_empty() {
+            if r + 1 > MAX_REMOTENESS {
+                return Err(SolveError::RemotenessOverflow(node.tier));
+            }
+            own.push(r + 1, next);
+        }
+        r += 1;
+    }
+    Ok(())
 }
 
 /// Sends the values of `positions` (of `child_tier`, all at remoteness `r`) to their
