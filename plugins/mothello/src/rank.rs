@@ -142,7 +142,7 @@ impl Ranking {
             0
         } else {
             let m = discs - 4;
-            32 * binomial(self.n, m) << m
+            (32 * binomial(self.n, m)) << m
         }
     }
 
