@@ -1,0 +1,321 @@
+//! chess: endgame tablebases as tiers. A variant names a material set (`KQK`, `KRK`,
+//! `KPK`, `KBNK`, every 3- and 4-piece set); its tiers are the material sets reachable
+//! by captures and promotions, down to `KK`.
+//!
+//! - Tiers (`tiers.rs`): one per material set in real colours. Variants are named by
+//!   the colour-canonical set (KQK; `KKQ` is refused with a pointer to KQK), so a
+//!   material set and its colour mirror are solved once as variants. Below the root,
+//!   tiers are not colour-flipped into one another: a self-mirrored tier (KQKQ, KPKP)
+//!   reaches both KQK (white captures) and KKQ (black captures), and storing KKQ
+//!   positions flipped as KQK would make a capture leave the same colour to move in
+//!   the stored child, which breaks the rule that the player to move changes on every
+//!   move (the validator's turn check, and `turn` for play). In every other variant
+//!   only one orientation of each set occurs (KQKR has KKR, never KRK), so nothing is
+//!   solved twice there.
+//! - Positions (`index.rs`): side to move and piece squares, densely; illegal
+//!   placements are marked by `is_legal`. Board symmetry through `canonical_position`:
+//!   8-fold without pawns, left-right with pawns.
+//! - Rules (`movegen.rs`): no castling; no en passant (positions carry no en-passant
+//!   square, so KPKP values can differ from published tables where a double step can
+//!   be taken en passant; KPK has one pawn and needs none). The 50-move rule and
+//!   repetition are not part of tablebase values: a position nobody can force to mate
+//!   is a draw, as in published tables.
+//! - Text (`fen.rs`): positions as FEN, moves as `e7e8q`.
+//!
+//! This file wires those into the `Game` trait; it must not hold chess rules itself.
+
+pub mod board;
+pub mod fen;
+pub mod index;
+pub mod movegen;
+pub mod tiers;
+
+use board::*;
+use gamesman_plugin_api::{
+    export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
+    VariantInfo,
+};
+use movegen::ChessMove;
+use tiers::Material;
+
+/// A chess endgame: the material set of the variant and every tier below it.
+pub struct Chess {
+    /// The variant's material (canonical orientation).
+    pub root: Material,
+    /// Every tier reachable from `root`, `root` first.
+    pub tiers: Vec<Material>,
+}
+
+fn pack_move(m: ChessMove) -> Move {
+    Move(m.from as u64 | (m.to as u64) << 6 | (m.promo as u64) << 12)
+}
+
+fn unpack_move(m: Move) -> ChessMove {
+    ChessMove {
+        from: (m.0 & 63) as u8,
+        to: (m.0 >> 6 & 63) as u8,
+        promo: (m.0 >> 12 & 7) as u8,
+    }
+}
+
+/// Undo moves carry the parent itself: tier in the high bits, position number low.
+const UNDO_TIER_SHIFT: u32 = 40;
+
+impl Chess {
+    /// The game for a variant, panicking on a bad name (for tests).
+    pub fn new_for_tests(variant: &str) -> Self {
+        <Self as Game>::new(variant).expect("a chess variant")
+    }
+
+    /// The board of a position.
+    pub fn board(&self, p: TierPosition) -> Board {
+        index::decode(p)
+    }
+
+    /// The position of a board, in the tier of its material.
+    pub fn position(&self, b: &Board) -> TierPosition {
+        index::encode(b)
+    }
+
+    /// Every board that is a legal parent of `p` (or of a symmetric image of `p`) in
+    /// `tier`.
+    pub fn parent_boards(&self, p: TierPosition, tier: Tier) -> Vec<Board> {
+        let stored = index::decode(p);
+        let parent_has_pawns = Material::from_tier(tier.0)
+            .is_some_and(|m| m.sides.iter().flatten().any(|&k| k == PAWN));
+        // Parents of a canonical position's symmetric images are images of its own
+        // parents when both tiers have the same symmetries; a pawnless child of a tier
+        // with pawns (a promotion, a pawn captured) has more symmetries than its
+        // parents, so every image of the child must be retracted from.
+        let images: &[u8] = if parent_has_pawns && !stored.has_pawns() {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        } else {
+            &[0]
+        };
+        let mut raw = Vec::new();
+        for &s in images {
+            let b = stored.transform(s);
+            movegen::unmoves(&b, &[QUEEN, ROOK, BISHOP, KNIGHT, PAWN], &mut raw);
+        }
+        raw.into_iter()
+            .filter(|q| Material::of(q).tier() == tier.0 && movegen::is_legal_board(q))
+            .collect()
+    }
+}
+
+impl Game for Chess {
+    const NAME: &'static str = "chess";
+    const AUTHORS: &'static str = "the gamesman-rs team";
+    const DESCRIPTION: &'static str = "Chess endgames with up to four pieces, solved as tiers of material sets (captures and promotions lead to smaller or changed sets). No castling, no en passant; values ignore the 50-move rule, as endgame tablebases do.";
+
+    fn variants() -> Vec<VariantInfo> {
+        let mut all = tiers::all_variants();
+        let first = all
+            .iter()
+            .position(|m| m.name() == "KQK")
+            .expect("KQK is a variant");
+        let kqk = all.remove(first);
+        all.insert(0, kqk);
+        all.iter()
+            .map(|m| {
+                let what = format!(
+                    "white king{} against black king{}",
+                    m.sides[0]
+                        .iter()
+                        .map(|&k| format!(" + {}", kind_letter(k)))
+                        .collect::<String>(),
+                    m.sides[1]
+                        .iter()
+                        .map(|&k| format!(" + {}", kind_letter(k)))
+                        .collect::<String>()
+                );
+                VariantInfo::new(&m.name(), &what)
+            })
+            .collect()
+    }
+
+    fn new(variant: &str) -> Result<Self, String> {
+        let v = if variant.is_empty() { "KQK" } else { variant };
+        let root = Material::parse(v)
+            .filter(|m| m.count() >= 1)
+            .ok_or_else(|| {
+                format!("'{v}' is not a material set of 3 or 4 pieces (e.g. KQK, KRKP)")
+            })?;
+        if !root.is_canonical() {
+            return Err(format!(
+                "'{v}' is a colour-mirrored set; use {}",
+                root.flipped().name()
+            ));
+        }
+        let tiers = root.closure();
+        Ok(Chess { root, tiers })
+    }
+
+    fn properties(&self) -> Properties {
+        Properties {
+            players: 2,
+            is_tier_game: true,
+            supports_winby: false,
+            go_again: false,
+            has_symmetry: true,
+            has_score: true,
+            max_moves: 128,
+            max_undo_moves: 1024,
+            max_tier_children: 32,
+        }
+    }
+
+    fn initial_position(&self) -> TierPosition {
+        // kings on e1/e8, white pieces on b2/g2, black pieces on b7/g7: legal for
+        // every material set (nothing attacks the black king with white to move)
+        let mut b = Board::empty(WHITE);
+        b.push(KING, WHITE, 4);
+        b.push(KING, BLACK, 60);
+        for (c, squares) in [(WHITE, [9u8, 14]), (BLACK, [49, 54])] {
+            for (&k, &sq) in self.root.sides[c as usize].iter().zip(&squares) {
+                b.push(k, c, sq);
+            }
+        }
+        index::encode(&b)
+    }
+
+    fn primitive(&self, p: TierPosition) -> Value {
+        let b = index::decode(p);
+        if movegen::has_legal_move(&b) {
+            Value::UNDECIDED
+        } else if movegen::in_check(&b, b.stm) {
+            Value::LOSE
+        } else {
+            Value::TIE
+        }
+    }
+
+    fn generate_moves(&self, p: TierPosition, moves: &mut List<'_, Move>) {
+        let mut v = Vec::with_capacity(64);
+        movegen::legal_moves(&index::decode(p), &mut v);
+        for m in v {
+            moves.push(pack_move(m));
+        }
+    }
+
+    fn do_move(&self, p: TierPosition, m: Move) -> TierPosition {
+        index::encode(&movegen::apply(&index::decode(p), unpack_move(m)))
+    }
+
+    fn turn(&self, p: TierPosition) -> Player {
+        if p.position & 1 == WHITE as u64 {
+            Player::ONE
+        } else {
+            Player::TWO
+        }
+    }
+
+    fn board_to_text(&self, p: TierPosition) -> String {
+        let b = index::decode(p);
+        let mut s = String::new();
+        for r in (0..8u8).rev() {
+            s.push_str(&format!("{} ", r + 1));
+            for f in 0..8u8 {
+                let c = b.at(r * 8 + f).map_or('.', |i| fen::letter(b.pieces[i]));
+                s.push(c);
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        s.push_str("  a b c d e f g h\n");
+        let side = if b.stm == WHITE { "White" } else { "Black" };
+        s.push_str(&format!(
+            "{side} (upper case = White) to move; material {}",
+            Material::of(&b).name()
+        ));
+        s
+    }
+
+    fn move_to_text(&self, _p: TierPosition, m: Move) -> String {
+        unpack_move(m).text()
+    }
+
+    fn position_to_text(&self, p: TierPosition) -> String {
+        fen::write(&index::decode(p))
+    }
+
+    fn text_to_position(&self, text: &str) -> Result<TierPosition, String> {
+        let b = fen::parse(text)?;
+        let m = Material::of(&b);
+        if !self.tiers.contains(&m) {
+            return Err(format!(
+                "material {} is not part of variant {}",
+                Material::of(&b).name(),
+                self.root.name()
+            ));
+        }
+        if !movegen::is_legal_board(&b) {
+            return Err("illegal position (kings adjacent, side not to move in check, or a pawn on rank 1/8)".into());
+        }
+        Ok(index::encode(&b))
+    }
+
+    fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {
+        if let Some(m) = Material::from_tier(tier.0) {
+            for c in m.children() {
+                children.push(Tier(c.tier()));
+            }
+        }
+    }
+
+    fn tier_size(&self, tier: Tier) -> u64 {
+        Material::from_tier(tier.0).map_or(0, |m| index::tier_size_for(m.count() + 2))
+    }
+
+    fn is_legal(&self, p: TierPosition) -> bool {
+        // equal pieces of a side have one order (by square): the other order's number
+        // is not a position of its own
+        let b = index::decode(p);
+        movegen::is_legal_board(&b) && index::encode(&b) == p
+    }
+
+    fn generate_undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        undo: &mut List<'_, UndoMove>,
+    ) {
+        for q in self.parent_boards(p, tier) {
+            let t = index::encode(&q);
+            undo.push(UndoMove(t.tier.0 << UNDO_TIER_SHIFT | t.position));
+        }
+    }
+
+    fn undo_move(&self, _p: TierPosition, u: UndoMove) -> TierPosition {
+        TierPosition::new(
+            Tier(u.0 >> UNDO_TIER_SHIFT),
+            u.0 & ((1 << UNDO_TIER_SHIFT) - 1),
+        )
+    }
+
+    fn tier_name(&self, tier: Tier) -> String {
+        Material::from_tier(tier.0).map_or_else(|| tier.0.to_string(), |m| m.name())
+    }
+
+    fn canonical_position(&self, p: TierPosition) -> TierPosition {
+        index::canonical(&index::decode(p))
+    }
+
+    fn score(&self, p: TierPosition) -> i64 {
+        // material in centipawns, white (player one) positive
+        let b = index::decode(p);
+        b.pieces()
+            .iter()
+            .map(|q| {
+                let v = [0, 900, 500, 330, 320, 100][q.kind as usize];
+                if q.colour == WHITE {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .sum()
+    }
+}
+
+export_game!(Chess);

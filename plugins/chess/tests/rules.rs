@@ -1,0 +1,174 @@
+//! Move generation, checkmate and stalemate, FEN text, tiers and undo moves, checked
+//! on positions whose numbers are worked out by hand in the comments.
+
+use chess::tiers::Material;
+use chess::{fen, index, movegen, Chess};
+use gamesman_plugin_api::{Game, List, Move, Tier, TierPosition, UndoMove, Value};
+
+fn moves(fen_text: &str) -> Vec<String> {
+    let b = fen::parse(fen_text).unwrap();
+    let mut v = Vec::new();
+    movegen::legal_moves(&b, &mut v);
+    let mut names: Vec<String> = v.iter().map(|m| m.text()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn move_counts_by_hand() {
+    // Ke1 Qf1 / ke5, white: king d1 d2 e2 f2 (4; none attacked by the black king);
+    // queen g1 h1 (2), f2..f8 (7), e2 d3 c4 b5 a6 (5), g2 h3 (2) = 16; total 20.
+    assert_eq!(moves("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1").len(), 20);
+    // Same, black: the king's 8 squares less f4 f5 f6 (the queen's file) = 5.
+    assert_eq!(
+        moves("8/8/8/4k3/8/8/8/4KQ2 b - - 0 1"),
+        ["e5d4", "e5d5", "e5d6", "e5e4", "e5e6"]
+    );
+    // The perft suite's "4k3/8/8/8/8/8/8/4K2R w K" has 15 moves with castling; without
+    // castling rights: rook h2..h8, g1, f1 (9) and king d1 d2 e2 f2 f1 (5) = 14.
+    assert_eq!(moves("4k3/8/8/8/8/8/8/4K2R w - - 0 1").len(), 14);
+    // Ra1 Ke1 / kh1: rook b1 c1 d1 (blocked by its king) and a2..a8 (10); king d1 d2
+    // e2 f1 f2 (5; kh1 only guards g1 g2 h2) = 15.
+    assert_eq!(moves("8/8/8/8/8/8/8/R3K2k w - - 0 1").len(), 15);
+    // Pe2 Ke1 / kh1: pawn e3 e4 (2), king d1 d2 f1 f2 (4) = 6.
+    assert_eq!(
+        moves("8/8/8/8/8/8/4P3/4K2k w - - 0 1"),
+        ["e1d1", "e1d2", "e1f1", "e1f2", "e2e3", "e2e4"]
+    );
+    // Pe7 Ke1 / ka1: four promotions on e8, king d1 d2 e2 f1 f2 = 9.
+    assert_eq!(moves("8/4P3/8/8/8/8/8/k3K3 w - - 0 1").len(), 9);
+    // Pe7 Ke1 / rd8 ka1: e8 and exd8, four promotions each (8); the rook guards d1 and
+    // d2, so the king has e2 f1 f2 (3) = 11.
+    let m = moves("3r4/4P3/8/8/8/8/8/k3K3 w - - 0 1");
+    assert_eq!(m.len(), 11);
+    assert!(m.contains(&"e7d8n".to_string()) && !m.contains(&"e1d2".to_string()));
+    // A blocked pawn has no move: Pe4 against pe5, Ka1 / kh1: king a2 b1 b2 (3).
+    assert_eq!(moves("8/8/8/4p3/4P3/8/8/K6k w - - 0 1").len(), 3);
+    // Black pawn double step from the 7th rank: pd7 kh8 / Ka1: d6 d5, king g8 g7 h7 = 5.
+    assert_eq!(moves("7k/3p4/8/8/8/8/8/K7 b - - 0 1").len(), 5);
+}
+
+fn primitive(fen_text: &str) -> Value {
+    let b = fen::parse(fen_text).unwrap();
+    let m = Material::of(&b).canonical().name();
+    let chess = Chess::new_for_tests(&m);
+    chess.primitive(chess.text_to_position(fen_text).unwrap())
+}
+
+#[test]
+fn checkmate_and_stalemate() {
+    // ka8 in check from Qb7, which Kb6 guards: mate.
+    assert_eq!(primitive("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), Value::LOSE);
+    // Ra8 checks kh8; Kh6 guards g7 h7, the rook g8: mate.
+    assert_eq!(primitive("R6k/8/7K/8/8/8/8/8 b - - 0 1"), Value::LOSE);
+    // ka8, Qb6: a7 b7 b8 all guarded, no check: stalemate.
+    assert_eq!(primitive("k7/8/1Q6/8/8/8/8/7K b - - 0 1"), Value::TIE);
+    // The pawn stalemate of KPK: ke8, Pe7, Ke6, black to move. The pawn guards d8 f8,
+    // the king d7 e7 f7 (so the pawn cannot be taken), and nothing checks e8.
+    assert_eq!(primitive("4k3/4P3/4K3/8/8/8/8/8 b - - 0 1"), Value::TIE);
+    // Not over: the black king can take an unguarded queen.
+    assert_eq!(primitive("k7/1Q6/8/8/8/8/8/7K b - - 0 1"), Value::UNDECIDED);
+}
+
+#[test]
+fn fen_round_trip_and_captures() {
+    let chess = Chess::new_for_tests("KQKR");
+    let text = "8/8/3r4/4k3/8/8/8/4KQ2 w - - 0 1";
+    let p = chess.text_to_position(text).unwrap();
+    assert_eq!(chess.tier_name(p.tier), "KQKR");
+    assert_eq!(chess.position_to_text(p), text);
+    // Black's rook takes the queen: the child is in tier KKR, in real colours.
+    let before = chess
+        .text_to_position("8/8/8/4k3/8/8/8/4KQ1r b - - 0 1")
+        .unwrap();
+    let after = chess.do_move(before, chess.text_to_move(before, "h1f1").unwrap());
+    assert_eq!(chess.tier_name(after.tier), "KKR");
+    assert_eq!(
+        chess.position_to_text(after),
+        "8/8/8/4k3/8/8/8/4Kr2 w - - 0 1"
+    );
+    assert!(chess
+        .text_to_position("8/8/8/4k3/8/8/8/4KQ2 w KQ - 0 1")
+        .is_err());
+    assert!(chess
+        .text_to_position("8/8/8/3Kk3/8/8/8/5Q2 w - - 0 1")
+        .is_err());
+}
+
+#[test]
+fn tiers_and_symmetry() {
+    let chess = Chess::new_for_tests("KQKR");
+    let names: Vec<String> = chess.tiers.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["KQKR", "KKR", "KQK", "KK"]);
+    let kpk = Chess::new_for_tests("KPK");
+    let mut names: Vec<String> = kpk.tiers.iter().map(|m| m.name()).collect();
+    names.sort();
+    assert_eq!(names, ["KBK", "KK", "KNK", "KPK", "KQK", "KRK"]);
+    assert!(Chess::new("KKQ").is_err());
+    // Qf1 Ke1 / ke5 and its mirror images share one canonical position.
+    let kqk = Chess::new_for_tests("KQK");
+    let a = kqk.canonical_position(
+        kqk.text_to_position("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1")
+            .unwrap(),
+    );
+    let b = kqk.canonical_position(
+        kqk.text_to_position("2QK4/8/8/8/3k4/8/8/8 w - - 0 1")
+            .unwrap(),
+    );
+    assert_eq!(a, b);
+    // All eight images of a pawnless board share it; with a pawn only the left-right
+    // mirror does.
+    let board = index::decode(a);
+    for sym in 0..8 {
+        assert_eq!(index::canonical(&board.transform(sym)), a);
+    }
+    let pawn = fen::parse("8/8/8/4k3/8/8/2P5/4K3 w - - 0 1").unwrap();
+    let c = index::canonical(&pawn);
+    assert_eq!(index::canonical(&pawn.transform(1)), c);
+    assert_ne!(index::canonical(&pawn.transform(2)), c);
+}
+
+/// Every undo move's parent has the position (up to symmetry) as a child, and every
+/// child of a position lists the position among its parents, on a spread of positions.
+#[test]
+fn undo_moves_match_moves() {
+    for variant in ["KQK", "KPK", "KQKR", "KPKP", "KBNK"] {
+        let chess = Chess::new_for_tests(variant);
+        let props = chess.properties();
+        let mut checked = 0;
+        for m in &chess.tiers {
+            let tier = Tier(m.tier());
+            let size = chess.tier_size(tier);
+            let step = size / 997 + 1;
+            for i in (0..size).step_by(step as usize) {
+                let p = TierPosition::new(tier, i);
+                if !chess.is_legal(p) || chess.primitive(p) != Value::UNDECIDED {
+                    continue;
+                }
+                let mut buf = vec![Move::default(); props.max_moves as usize];
+                let mut ms = List::new(&mut buf);
+                chess.generate_moves(p, &mut ms);
+                for &mv in ms.as_slice() {
+                    let c = chess.do_move(p, mv);
+                    let mut ubuf = vec![UndoMove::default(); props.max_undo_moves as usize];
+                    let mut us = List::new(&mut ubuf);
+                    chess.generate_undo_moves_to_tier(chess.canonical_position(c), tier, &mut us);
+                    assert!(!us.overflowed());
+                    let parents: Vec<TierPosition> = us
+                        .as_slice()
+                        .iter()
+                        .map(|&u| chess.canonical_position(chess.undo_move(c, u)))
+                        .collect();
+                    assert!(
+                        parents.contains(&chess.canonical_position(p)),
+                        "{variant}: {} -> {} not undone",
+                        chess.position_to_text(p),
+                        chess.move_to_text(p, mv)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{variant}: only {checked} moves checked");
+    }
+}
