@@ -15,6 +15,7 @@ pub mod query;
 pub mod ranking;
 pub mod reach;
 pub mod record;
+pub mod search;
 pub mod solver;
 pub mod tier;
 

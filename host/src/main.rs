@@ -79,6 +79,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also search this many plies with alpha-beta (for positions the database
+        /// does not cover; leaves are scored by the database, else the module's score).
+        #[arg(long)]
+        depth: Option<u32>,
         /// The position in the module's text form (default: the initial position).
         // Board texts often start with '-' (an empty cell), which is not an option.
         #[arg(allow_hyphen_values = true)]
@@ -247,10 +251,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 std::io::stdout().lock(),
             )?;
         }
-        Command::Query { db, json, position } => {
+        Command::Query {
+            db,
+            json,
+            depth,
+            position,
+        } => {
             // Parse first: a typo should not wait for a solve.
             let p = query::parse_position(&game, position.as_deref())?;
             let db = solved_db(&game, &db)?;
+            if let Some(depth) = depth {
+                let r = gamesman_host::search::search(&game, Some(db.as_ref()), p, depth)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let best = match r.best {
+                    Some(m) => game.move_to_text(p, m)?,
+                    None => "none".to_string(),
+                };
+                let verdict = match r.plies_to_end() {
+                    Some(n) if r.score > 0 => format!("forced win in {n} plies"),
+                    Some(n) => format!("forced loss in {n} plies"),
+                    None => format!("score {} for the player to move", r.score),
+                };
+                println!(
+                    "search to depth {depth}: best move {best}, {verdict} ({} positions)",
+                    r.nodes
+                );
+            }
             let ranking = query::query(&game, db.as_ref(), p)?;
             let solution = query::shortest_solution(&game, db.as_ref(), p)?;
             if json {
