@@ -20,7 +20,8 @@
 //!   be taken en passant; KPK has one pawn and needs none). The 50-move rule and
 //!   repetition are not part of tablebase values: a position nobody can force to mate
 //!   is a draw, as in published tables.
-//! - Text (`fen.rs`): positions as FEN, moves as `e7e8q`.
+//! - Text (`fen.rs`): positions as FEN; moves shown as `e7e8q`, typed as that or
+//!   SAN-like (`Qb7`, `Kxd2`, `e8=Q`).
 //!
 //! This file wires those into the `Game` trait; it must not hold chess rules itself.
 
@@ -233,6 +234,55 @@ impl Game for Chess {
 
     fn move_to_text(&self, _p: TierPosition, m: Move) -> String {
         unpack_move(m).text()
+    }
+
+    fn text_to_move(&self, p: TierPosition, text: &str) -> Result<Move, String> {
+        // coordinates (`e7e8q`) or SAN-like text (`Qb7`, `Kxd2`, `e8=Q`, `Rab1+`)
+        let b = index::decode(p);
+        let mut legal = Vec::new();
+        movegen::legal_moves(&b, &mut legal);
+        let wanted = text.trim();
+        if let Some(m) = legal.iter().find(|m| m.text().eq_ignore_ascii_case(wanted)) {
+            return Ok(pack_move(*m));
+        }
+        let san: String = wanted
+            .chars()
+            .filter(|c| !matches!(c, 'x' | '+' | '#' | '=' | '-'))
+            .collect();
+        let (kind, rest) = match san.chars().next().and_then(letter_kind) {
+            Some(k) if san.starts_with(|c: char| c.is_ascii_uppercase()) => (k, &san[1..]),
+            _ => (PAWN, &san[..]),
+        };
+        let (rest, promo) = match rest.chars().last().and_then(letter_kind) {
+            Some(k) if kind == PAWN && rest.ends_with(|c: char| c.is_ascii_uppercase()) => {
+                (&rest[..rest.len() - 1], k)
+            }
+            _ => (rest, 0),
+        };
+        let found: Vec<ChessMove> = if rest.len() >= 2 {
+            let (from_hint, to) = rest.split_at(rest.len() - 2);
+            let to = parse_square(to);
+            legal
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let piece = b.pieces[b.at(m.from).expect("a mover")];
+                    Some(m.to) == to
+                        && piece.kind == kind
+                        && m.promo == promo
+                        && square_name(m.from).contains(from_hint)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        match found[..] {
+            [m] => Ok(pack_move(m)),
+            _ => Err(format!(
+                "'{wanted}' is not one legal move here; legal moves: {}",
+                legal.iter().map(|m| m.text()).collect::<Vec<_>>().join(" ")
+            )),
+        }
     }
 
     fn position_to_text(&self, p: TierPosition) -> String {

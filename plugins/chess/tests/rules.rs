@@ -172,3 +172,32 @@ fn undo_moves_match_moves() {
         assert!(checked > 1000, "{variant}: only {checked} moves checked");
     }
 }
+
+#[test]
+fn moves_as_coordinates_or_san() {
+    let chess = Chess::new_for_tests("KQKR");
+    let p = chess
+        .text_to_position("3r4/8/8/4k3/8/8/8/4KQ2 w - - 0 1")
+        .unwrap();
+    let coord = chess.text_to_move(p, "f1b5").unwrap();
+    assert_eq!(chess.text_to_move(p, "Qb5").unwrap(), coord);
+    assert_eq!(chess.text_to_move(p, "Qb5+").unwrap(), coord);
+    assert_eq!(
+        chess.move_to_text(p, chess.text_to_move(p, "Ke2").unwrap()),
+        "e1e2"
+    );
+    // the rook guards d1 and d2
+    assert!(chess.text_to_move(p, "Kd2").is_err());
+    let kpk = Chess::new_for_tests("KPK");
+    let q = kpk
+        .text_to_position("8/4P3/8/8/8/8/8/k3K3 w - - 0 1")
+        .unwrap();
+    assert_eq!(
+        kpk.move_to_text(q, kpk.text_to_move(q, "e8=N").unwrap()),
+        "e7e8n"
+    );
+    assert_eq!(
+        kpk.move_to_text(q, kpk.text_to_move(q, "e8Q").unwrap()),
+        "e7e8q"
+    );
+}
