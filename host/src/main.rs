@@ -70,6 +70,10 @@ enum Command {
         /// Start with the computer playing by remoteness instead of WinBy.
         #[arg(long)]
         remoteness: bool,
+        /// At positions the database does not cover, the computer searches this many
+        /// plies (alpha-beta; leaves scored by the database, else the module's score).
+        #[arg(long)]
+        depth: Option<u32>,
     },
     /// Show a position's value and every move's value, best first.
     Query {
@@ -234,6 +238,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             second,
             seed,
             remoteness,
+            depth,
         } => {
             let db = solved_db(&game, &db)?;
             let stdin = std::io::stdin();
@@ -242,6 +247,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 seed,
                 winby: !remoteness,
                 echo: !stdin.is_terminal(),
+                depth,
             };
             play::play(
                 &game,

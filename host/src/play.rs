@@ -40,6 +40,10 @@ pub struct PlayOptions {
     /// Write each command read after its prompt, so a scripted game reads as a
     /// transcript (stdin is not a terminal).
     pub echo: bool,
+    /// At unsolved positions the computer searches this many plies (alpha-beta over
+    /// the module's moves, leaves scored by the database or the module's `score`);
+    /// without it the computer plays a random legal move there.
+    pub depth: Option<u32>,
 }
 
 /// How a game of `play` ended.
@@ -65,6 +69,9 @@ pub enum PlayError {
     /// Reading commands or writing the game failed.
     #[error("playing: {0}")]
     Io(#[from] std::io::Error),
+    /// The depth-limited search failed.
+    #[error("searching for the computer's move: {0}")]
+    Search(String),
 }
 
 /// A move made, to take it back: the position before it and who made it.
@@ -99,6 +106,7 @@ struct Session<'a, R, W> {
     rng: StdRng,
     winby: bool,
     echo: bool,
+    depth: Option<u32>,
     input: R,
     out: W,
     position: TierPosition,
@@ -124,6 +132,7 @@ pub fn play<R: BufRead, W: Write>(
         },
         winby: options.winby && game.supports_winby(),
         echo: options.echo,
+        depth: options.depth,
         input,
         out,
         position: game.initial_position()?,
@@ -268,14 +277,33 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     }
 
     fn computer_turn(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
-        let choices = ranking.perfect_choices();
-        let m = *choices
-            .choose(&mut self.rng)
-            .expect("a position that is not over has moves");
-        let note = if ranking.record.is_solved() {
-            String::new()
-        } else {
-            " (unsolved position: a random legal move)".to_string()
+        let searched = match self.depth {
+            Some(depth) if !ranking.record.is_solved() => {
+                let r = crate::search::search(self.game, Some(self.db), self.position, depth)
+                    .map_err(|e| PlayError::Search(e.to_string()))?;
+                r.best
+                    .and_then(|b| ranking.moves.iter().find(|m| m.mv == b))
+                    .map(|m| (m, depth))
+            }
+            _ => None,
+        };
+        let (m, note) = match searched {
+            Some((m, depth)) => (
+                m,
+                format!(" (unsolved position: best move of a {depth}-ply search)"),
+            ),
+            None => {
+                let choices = ranking.perfect_choices();
+                let m = *choices
+                    .choose(&mut self.rng)
+                    .expect("a position that is not over has moves");
+                let note = if ranking.record.is_solved() {
+                    String::new()
+                } else {
+                    " (unsolved position: a random legal move)".to_string()
+                };
+                (m, note)
+            }
         };
         writeln!(
             self.out,

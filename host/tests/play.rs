@@ -236,6 +236,7 @@ fn play_script(
         seed: Some(1),
         winby,
         echo: true,
+        depth: None,
     };
     let mut out = Vec::new();
     let end = play(game, db.as_ref(), &options, script.as_bytes(), &mut out).unwrap();
@@ -303,4 +304,38 @@ fn winby_ps_and_toggle() {
     assert!(out.contains("Hint: n1 (win in 1)"), "{out}");
     assert!(out.contains("The computer now plays by WinBy"), "{out}");
     assert!(out.contains("Player 2 (computer) plays n3"), "{out}");
+}
+
+/// With nothing solved and `--depth 9`, the computer searches every move to the end of
+/// tic-tac-toe: both sides play perfectly, so the game is a tie, and every move says
+/// it came from the search.
+#[test]
+fn unsolved_positions_are_played_by_depth_limited_search() {
+    let game = GameHandle::from_static::<mtttier::MttTier>("regular").unwrap();
+    let key = db::GameKey {
+        game: "mtttier".into(),
+        variant: "regular".into(),
+        winby: false,
+    };
+    let empty = db::open("memory:", &key).unwrap();
+    let options = PlayOptions {
+        sides: [Side::Computer, Side::Computer],
+        seed: Some(5),
+        winby: false,
+        echo: true,
+        depth: Some(9),
+    };
+    let mut out = Vec::new();
+    let end = play(&game, empty.as_ref(), &options, "".as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        end,
+        GameEnd::Finished("the game is a tie after 9 moves.".into()),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("best move of a 9-ply search").count(),
+        9,
+        "{text}"
+    );
 }
