@@ -4,6 +4,7 @@
 //! the thread count, and a damaged tier file must be found and solved again.
 
 mod common;
+mod harness;
 
 use common::{naive_solve, naive_winby, register, Graph, GraphGame, Node, Rng};
 use gamesman_host::db::{self, Database, GameKey, TierStatus};
@@ -38,91 +39,31 @@ fn lookup(game: &GameHandle, db: &dyn Database, p: TierPosition) -> Record {
 
 // ---- tic-tac-toe by brute force -------------------------------------------------
 
-fn line(b: &[u8; 9], piece: u8) -> bool {
-    const L: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    L.iter().any(|l| l.iter().all(|&c| b[c] == piece))
-}
-
-/// (value, remoteness) for the player to move, by plain recursion over boards.
-fn minimax(b: &mut [u8; 9], memo: &mut HashMap<[u8; 9], (Value, u32)>) -> (Value, u32) {
-    if let Some(&r) = memo.get(b) {
-        return r;
-    }
-    let placed = b.iter().filter(|&&c| c != 0).count();
-    let (me, other) = if placed % 2 == 0 { (1, 2) } else { (2, 1) };
-    let result = if line(b, other) {
-        (Value::LOSE, 0)
-    } else if placed == 9 {
-        (Value::TIE, 0)
-    } else {
-        let mut best_win: Option<u32> = None;
-        let mut best_tie: Option<u32> = None;
-        let mut worst_lose = 0;
-        for c in 0..9 {
-            if b[c] != 0 {
-                continue;
-            }
-            b[c] = me;
-            let (v, r) = minimax(b, memo);
-            b[c] = 0;
-            match v {
-                Value::LOSE => best_win = Some(best_win.map_or(r + 1, |w: u32| w.min(r + 1))),
-                Value::TIE => best_tie = Some(best_tie.map_or(r + 1, |t: u32| t.min(r + 1))),
-                _ => worst_lose = worst_lose.max(r + 1),
-            }
-        }
-        match (best_win, best_tie) {
-            (Some(w), _) => (Value::WIN, w),
-            (None, Some(t)) => (Value::TIE, t),
-            _ => (Value::LOSE, worst_lose),
-        }
-    };
-    let _ = me;
-    memo.insert(*b, result);
-    result
-}
-
-fn legal(b: &[u8; 9]) -> bool {
-    let xs = b.iter().filter(|&&c| c == 1).count();
-    let os = b.iter().filter(|&&c| c == 2).count();
-    let (xw, ow) = (line(b, 1), line(b, 2));
-    (xs == os || xs == os + 1) && !(xw && ow) && (!xw || xs == os + 1) && (!ow || xs == os)
-}
-
 #[test]
 fn mtttier_every_position_matches_minimax() {
+    let boards = harness::reachable();
+    // Every board that can occur in a game: for tic-tac-toe these are exactly the
+    // legal boards the solver solves.
+    assert_eq!(boards.len(), 5478);
+    let mut minimax = harness::Minimax::new();
     for variant in ["regular", "symmetric"] {
         let game = GameHandle::from_static::<MttTier>(variant).unwrap();
         let db = solve_in_memory(&game);
         let module = MttTier::new_for_tests(variant);
-        let mut memo = HashMap::new();
-        let mut checked = 0;
-        for code in 0..3u32.pow(9) {
-            let mut b = [0u8; 9];
-            let mut x = code;
-            for cell in b.iter_mut() {
-                *cell = (x % 3) as u8;
-                x /= 3;
-            }
-            if !legal(&b) {
-                continue;
-            }
-            let (v, r) = minimax(&mut b.clone(), &mut memo);
-            let got = lookup(&game, db.as_ref(), module.position(&b));
-            assert_eq!((got.value, got.remoteness), (v, r), "{variant} board {b:?}");
-            checked += 1;
+        for b in &boards {
+            let (v, r) = minimax.solve(b);
+            let expected = match v {
+                harness::V::Win => Value::WIN,
+                harness::V::Lose => Value::LOSE,
+                harness::V::Tie => Value::TIE,
+            };
+            let got = lookup(&game, db.as_ref(), module.position(b));
+            assert_eq!(
+                (got.value, got.remoteness),
+                (expected, r),
+                "{variant} board {b:?}"
+            );
         }
-        // Legal boards (not only reachable ones): every count of X and O that can occur.
-        assert_eq!(checked, 5478, "{variant}");
         let init = lookup(&game, db.as_ref(), game.initial_position().unwrap());
         assert_eq!((init.value, init.remoteness), (Value::TIE, 9));
     }
