@@ -53,6 +53,19 @@ pub const fn remoteness_of(packed: u16) -> u32 {
     (packed & MAX_REMOTENESS as u16) as u32
 }
 
+/// The record of a packed value and remoteness and its stored WinBy (if the tier has
+/// WinBy); the margin is kept only for decided values.
+#[inline]
+pub fn decode(packed: u16, winby: Option<i32>) -> Record {
+    let value = value_of(packed);
+    let decided = value == Value::WIN || value == Value::LOSE || value == Value::TIE;
+    Record {
+        value,
+        remoteness: remoteness_of(packed),
+        winby: winby.filter(|_| decided).map(i64::from),
+    }
+}
+
 /// Every record of one tier, indexed by position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TierRecords {
@@ -76,19 +89,10 @@ impl TierRecords {
     /// The record of position `i`.
     #[inline]
     pub fn get(&self, i: u64) -> Record {
-        let packed = self.values[i as usize];
-        let value = value_of(packed);
-        let winby = match (&self.winby, value) {
-            (Some(w), v) if v == Value::WIN || v == Value::LOSE || v == Value::TIE => {
-                Some(w[i as usize] as i64)
-            }
-            _ => None,
-        };
-        Record {
-            value,
-            remoteness: remoteness_of(packed),
-            winby,
-        }
+        decode(
+            self.values[i as usize],
+            self.winby.as_ref().map(|w| w[i as usize]),
+        )
     }
 
     /// The packed value and remoteness of position `i`.

@@ -420,19 +420,12 @@ impl TierReader {
             let o = 2 * n + 4 * k;
             i32::from_le_bytes(data[o..o + 4].try_into().expect("4 bytes"))
         });
-        let mut r = TierRecords {
-            values: vec![packed],
-            winby: winby.map(|w| vec![w]),
-        }
-        .get(0);
+        let r = crate::record::decode(packed, winby);
         if r.value.0 > 4 {
             return Err(corrupt(
                 &self.path,
                 format!("record {i} has value code {}", r.value.0),
             ));
-        }
-        if !r.is_solved() {
-            r.winby = None;
         }
         Ok(r)
     }
