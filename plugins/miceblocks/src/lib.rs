@@ -81,7 +81,7 @@ impl MiceBlocks {
 
     /// Whether X is to move on a board with `n` blocks.
     fn x_to_move(n: usize) -> bool {
-        n % 2 == 0
+        n.is_multiple_of(2)
     }
 
     fn parse_variant(name: &str) -> Option<(usize, Rule, bool)> {

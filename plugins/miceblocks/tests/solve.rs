@@ -104,7 +104,7 @@ fn best(b: &Board, scoring: Scoring, sign: i64, memo: &mut HashMap<Board, i64>) 
     let m = if free.is_empty() {
         sign * (b.score(1, scoring) - b.score(2, scoring))
     } else {
-        let who = if b.filled() % 2 == 0 { 1 } else { 2 };
+        let who = if b.filled().is_multiple_of(2) { 1 } else { 2 };
         let values = free.iter().map(|&(r, c)| {
             let mut next = b.clone();
             next.cells[r][c] = who;
