@@ -1,14 +1,46 @@
 //! KQK, KRK and KPK through the real solver, checked against published endgame
 //! tablebase statistics.
 //!
-//! Published numbers (Guido, on the Kirill Kryukov chess forum thread "Longest Mate in
-//! kqk", counting positions up to board symmetry, as our canonical positions are):
-//! - KQK: white to move wins in at most 10 moves, one position (Ka1 Qb2 kf5); black
-//!   to move loses in at most 10 moves, eight positions (one is Ka1 Qb2 ke4).
-//! - KRK: white to move 16 moves, 121 positions (one is Ka1 Rb2 kc3); black to move
-//!   16 moves, 390 positions (one is Ka1 Rb2 kc2).
-//! - KPK: white to move 28 moves, 3 positions (Ka2/Kb2/Ka3, Pg2, kb5); black to move
-//!   28 moves, 2 positions (Ka3 Pg2 ka5, Ka3 Pg2 ka6).
+//! Two ways of counting appear below, and each number says which it is:
+//! - *every legal position*: all placements of the pieces on the full board with the
+//!   given side to move that are legal (kings apart, the side not to move not in
+//!   check), not reduced by symmetry: KQK and KRK have 223,944 with black to move;
+//! - *classes up to board symmetry*: positions equal under the 8 rotations and
+//!   reflections of the board count once. These are exactly the canonical positions
+//!   the solver stores (`canonical_position(p) == p`); KQK and KRK have 28,056 with
+//!   black to move.
+//!
+//! Published numbers:
+//! - Longest mates (Guido, Kirill Kryukov's chess forum thread "Longest Mate in kqk",
+//!   <http://kirill-kryukov.com/chess/discussion-board/viewtopic.php?t=920>, counting
+//!   classes up to board symmetry):
+//!   KQK white to move wins in at most 10 moves, one position (Ka1 Qb2 kf5); black to
+//!   move loses in at most 10 moves, eight positions (one is Ka1 Qb2 ke4).
+//!   KRK white to move 16 moves, 121 positions (one is Ka1 Rb2 kc3); black to move 16
+//!   moves, 390 positions (one is Ka1 Rb2 kc2).
+//!   KPK white to move 28 moves, 3 positions (Ka2/Kb2/Ka3, Pg2, kb5); black to move 28
+//!   moves, 2 positions (Ka3 Pg2 ka5, Ka3 Pg2 ka6).
+//! - KRK with black to move, the whole distribution (M. Bain and A. van Hoff, Turing
+//!   Institute, "Chess (King-Rook vs. King)" data set in the UCI Machine Learning
+//!   Repository, <https://archive.ics.uci.edu/dataset/23/chess+king+rook+vs+king>,
+//!   file `krkopt.data`, whose description gives the class distribution): 28,056
+//!   black-to-move positions, white king restricted to the a1-d1-d4 triangle and
+//!   illegal positions left out, which is one position per class up to board
+//!   symmetry (28,056 = (223,944 + 2 x 252) / 8 by Burnside's lemma: the 252 legal
+//!   placements with all three men on one long diagonal are fixed by that diagonal's
+//!   reflection). Of these 2,796 are drawn (stalemate, or the rook can be taken) and
+//!   black is lost in 0, 1, ..., 16 moves in 27, 78, 246, 81, 198, 471, 592, 683,
+//!   1,433, 1,712, 1,985, 2,854, 3,597, 4,194, 4,553, 2,166 and 390 of them.
+//! - Checkmates on the full board, every legal position (A. Luiro and A. Tiilikainen,
+//!   "The Number of Simple Endgame Mates", Kemi Chess Club,
+//!   <http://shakki.net/kerhot/KemTS/lopmates.htm>): 364 with king and queen against
+//!   king, 216 with king and rook (27 classes times 8, as above).
+//! - KQK drawn positions, black to move, every legal position: 23,048, all stalemates
+//!   or positions where the queen can be taken (Wikibooks, "Chess/Analysis of KQK
+//!   Endgame", <https://en.wikibooks.org/wiki/Chess/Analysis_of_KQK_Endgame>).
+//!
+//! KPK's counts of won and drawn positions are our own values (kept as a regression
+//! check); no published count to compare them with was found.
 //!
 //! Our remoteness counts plies: a win in N moves with the winner to move is 2N - 1
 //! plies, a loss in N moves with the loser to move is 2N plies.
@@ -19,6 +51,7 @@ use gamesman_host::db::{self, Database, GameKey};
 use gamesman_host::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, Tier, TierPosition, Value};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 fn solve(variant: &str) -> (Chess, Arc<dyn Database>) {
@@ -42,6 +75,36 @@ struct Stats {
     max: u32,
     /// Canonical positions at that remoteness (counted up to board symmetry).
     at_max: u64,
+    /// Checkmates (losses at remoteness 0), every legal position (not reduced).
+    mates: u64,
+    /// Canonical positions (one per class under board symmetry) by value and
+    /// remoteness: `(slot, remoteness)` with the slots of `all`.
+    classes: BTreeMap<(usize, u32), u64>,
+}
+
+impl Stats {
+    /// Canonical positions (classes under board symmetry) that lose in `n` moves for
+    /// the side to move, `n = 0..=max`: a loss in `n` moves is `2n` plies.
+    fn canonical_losses_by_moves(&self) -> Vec<u64> {
+        let max = self.classes.keys().filter(|k| k.0 == 1).map(|k| k.1).max();
+        (0..=max.unwrap_or(0) / 2)
+            .map(|n| self.classes.get(&(1, 2 * n)).copied().unwrap_or(0))
+            .collect()
+    }
+
+    /// Canonical positions that are neither won nor lost (ties and draws).
+    fn canonical_non_decisive(&self) -> u64 {
+        self.classes
+            .iter()
+            .filter(|(k, _)| k.0 >= 2)
+            .map(|(_, &c)| c)
+            .sum()
+    }
+
+    /// Every canonical position, whatever its value.
+    fn canonical_total(&self) -> u64 {
+        self.classes.values().sum()
+    }
 }
 
 fn stats(chess: &Chess, db: &dyn Database, stm: u8) -> Stats {
@@ -62,6 +125,12 @@ fn stats(chess: &Chess, db: &dyn Database, stm: u8) -> Stats {
             v => panic!("unsolved {v:?} at {}", chess.position_to_text(p)),
         };
         s.all[slot] += 1;
+        if r.value == Value::LOSE && r.remoteness == 0 {
+            s.mates += 1;
+        }
+        if c == p {
+            *s.classes.entry((slot, r.remoteness)).or_default() += 1;
+        }
         if c == p && (r.value == Value::WIN || r.value == Value::LOSE) {
             if r.remoteness > s.max {
                 s.max = r.remoteness;
@@ -97,6 +166,12 @@ fn kqk_matches_published_numbers() {
     assert_eq!(w.all, [144_508, 0, 0, 0]);
     assert_eq!(b.all[2] + b.all[3], 23_048);
     assert_eq!(b.all, [0, 200_896, 872, 22_176]);
+    // every legal position with black to move: 223,944 (Luiro and Tiilikainen's 364
+    // checkmates among them); the same placements counted up to board symmetry are
+    // 28,056 classes, the total of the UCI KRK set (KQK has the same legal placements)
+    assert_eq!(b.all.iter().sum::<u64>(), 223_944);
+    assert_eq!(b.mates, 364);
+    assert_eq!(b.canonical_total(), 28_056);
     assert_eq!((w.max, w.at_max), (19, 1));
     assert_eq!((b.max, b.at_max), (20, 8));
     assert_eq!(
@@ -152,6 +227,20 @@ fn krk_matches_published_numbers() {
     // the rook
     assert_eq!(w.all, [175_168, 0, 0, 0]);
     assert_eq!(b.all, [0, 201_700, 68, 22_176]);
+    assert_eq!(b.all.iter().sum::<u64>(), 223_944);
+    // Luiro and Tiilikainen: 216 checkmates on the full board
+    assert_eq!(b.mates, 216);
+    // the UCI KRK data set (Bain and van Hoff): black to move, one position per class
+    // up to board symmetry; 2,796 drawn, and lost in n = 0..=16 moves as listed
+    assert_eq!(b.canonical_total(), 28_056);
+    assert_eq!(b.canonical_non_decisive(), 2_796);
+    assert_eq!(
+        b.canonical_losses_by_moves(),
+        [
+            27, 78, 246, 81, 198, 471, 592, 683, 1_433, 1_712, 1_985, 2_854, 3_597, 4_194, 4_553,
+            2_166, 390
+        ]
+    );
     assert_eq!((w.max, w.at_max), (31, 121));
     assert_eq!((b.max, b.at_max), (32, 390));
     assert_eq!(
