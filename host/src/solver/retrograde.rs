@@ -151,11 +151,14 @@ pub fn solve_tier(
             _ => pack(Value::DRAW, 0),
         })
         .collect();
-    // Keep the final values visible to the WinBy pass.
+    // Keep the final values visible to the WinBy pass; the counters are done with, and
+    // freeing them now leaves that pass 4 bytes a position more room.
     values
         .par_iter()
         .zip(state.records.par_iter())
         .for_each(|(&v, rec)| rec.store(v, Relaxed));
+    let mut state = state;
+    state.counters = Vec::new();
     Ok((
         TierRecords {
             values,

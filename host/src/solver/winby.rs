@@ -18,7 +18,7 @@ use crate::record::value_of;
 use crate::tier::TierNode;
 use gamesman_plugin_api::{TierPosition, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, Ordering::*};
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
 const CHUNK: usize = 512;
 
@@ -38,58 +38,63 @@ pub fn winby_pass(
     let winby: Vec<AtomicI32> = (0..n).into_par_iter().map(|_| AtomicI32::new(0)).collect();
     let pending: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
     let maximizes = |i: u64| state.turns[i as usize].load(Relaxed) == 1;
-    let acc: Vec<AtomicI64> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            AtomicI64::new(if state.turns[i].load(Relaxed) == 1 {
-                i64::MIN
-            } else {
-                i64::MAX
-            })
-        })
-        .collect();
+    // `winby` doubles as the accumulator of an unfinished position: it starts at the
+    // identity of its player's extreme and `finish` turns an untouched one into 0. No
+    // separate accumulator array: at 4 bytes a position this pass is what bounds the
+    // largest tier that fits in memory (mothello 4x5).
     let finish = |i: u64| {
-        let a = acc[i as usize].load(Acquire);
-        let w = if a == i64::MIN || a == i64::MAX {
-            0
-        } else {
-            a as i32
-        };
-        winby[i as usize].store(w, Relaxed);
-    };
-    let fold = |i: u64, w: i64| {
-        if maximizes(i) {
-            acc[i as usize].fetch_max(w, AcqRel);
-        } else {
-            acc[i as usize].fetch_min(w, AcqRel);
+        let a = winby[i as usize].load(Acquire);
+        if a == i32::MIN || a == i32::MAX {
+            winby[i as usize].store(0, Release);
         }
     };
+    let fold = |i: u64, w: i64| {
+        let w = w.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32;
+        if maximizes(i) {
+            winby[i as usize].fetch_max(w, AcqRel);
+        } else {
+            winby[i as usize].fetch_min(w, AcqRel);
+        }
+    };
+    let is_inner = |i: u64| decided(value_of(values[i as usize])) && !state.is_leaf(i);
 
-    // Leaves take the module's margin; inner positions fold their children in other
-    // tiers and count their decided children in this tier.
-    let inner: Vec<u64> = (0..n as u64)
-        .into_par_iter()
-        .filter(|&i| decided(value_of(values[i as usize])))
-        .filter(|&i| {
-            if state.is_leaf(i) {
-                winby[i as usize].store(state.leaf_winby[i as usize].load(Relaxed), Relaxed);
-                false
-            } else {
-                true
-            }
-        })
-        .collect();
+    // Leaves take the module's margin; inner positions start at their identity.
+    winby.par_iter().enumerate().for_each(|(i, w)| {
+        if !decided(value_of(values[i])) {
+            return;
+        }
+        let start = if state.is_leaf(i as u64) {
+            state.leaf_winby[i].load(Relaxed)
+        } else if maximizes(i as u64) {
+            i32::MIN
+        } else {
+            i32::MAX
+        };
+        w.store(start, Relaxed);
+    });
     let cap = game.properties().max_moves as usize;
-    let ready: Vec<Vec<u64>> = inner
-        .par_chunks(CHUNK)
+    // Inner positions fold their children in other tiers and count their decided
+    // children in this tier. Ranges of indices, not a list of positions, so the pass
+    // allocates nothing per position; only a loopy tier keeps the finished ones.
+    let ranges = n.div_ceil(CHUNK);
+    let ready: Vec<Vec<u64>> = (0..ranges)
+        .into_par_iter()
         .map_init(
             || {
                 (
                     vec![TierPosition::default(); CHUNK * cap],
                     vec![0u32; CHUNK],
+                    Vec::with_capacity(CHUNK),
                 )
             },
-            |(kids, counts), chunk| -> Result<Vec<u64>, SolveError> {
+            |(kids, counts, chunk), r| -> Result<Vec<u64>, SolveError> {
+                let lo = (r * CHUNK) as u64;
+                let hi = ((r + 1) * CHUNK).min(n) as u64;
+                chunk.clear();
+                chunk.extend((lo..hi).filter(|&i| is_inner(i)));
+                if chunk.is_empty() {
+                    return Ok(Vec::new());
+                }
                 game.children_batch(node.tier, chunk, kids, counts)?;
                 let mut ready = Vec::new();
                 let mut at = 0usize;
@@ -111,7 +116,9 @@ pub fn winby_pass(
                     pending[p as usize].store(waiting, Relaxed);
                     if waiting == 0 {
                         finish(p);
-                        ready.push(p);
+                        if node.loopy {
+                            ready.push(p);
+                        }
                     }
                 }
                 Ok(ready)
@@ -159,10 +166,9 @@ pub fn winby_pass(
                 .collect::<Result<_, _>>()?;
             wave = next.concat();
         }
-        let cyclic: Vec<u64> = inner
-            .par_iter()
-            .copied()
-            .filter(|&i| pending[i as usize].load(Relaxed) > 0)
+        let cyclic: Vec<u64> = (0..n as u64)
+            .into_par_iter()
+            .filter(|&i| is_inner(i) && pending[i as usize].load(Relaxed) > 0)
             .collect();
         if !cyclic.is_empty() {
             log::warn!(
