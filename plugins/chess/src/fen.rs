@@ -1,6 +1,12 @@
-//! FEN text for positions (Forsyth-Edwards Notation): parsing what a user types on the
-//! command line and printing a position back. Castling rights and en-passant squares
-//! must be `-` (endgame positions here have neither); the move counters are ignored.
+//! Text for positions: FEN (Forsyth-Edwards Notation), parsed from what a user types
+//! on the command line and printed back, and the board diagram. Castling rights and
+//! en-passant squares must be `-` (endgame positions here have neither); the move
+//! counters are ignored.
+//!
+//! The diagram uses the Unicode chess glyphs (white ♔♕♖♗♘♙, black ♚♛♜♝♞♟, `·` for an
+//! empty square) unless the environment variable `GAMESMAN_ASCII` is set to anything
+//! but `0` or the empty string; then it uses FEN letters (upper case white) and `.`,
+//! for terminals and fonts without the glyphs.
 //!
 //! This file must not check chess legality beyond the syntax (the caller does).
 
@@ -99,4 +105,66 @@ pub fn letter(p: Piece) -> char {
     } else {
         c.to_ascii_lowercase()
     }
+}
+
+/// The Unicode chess glyph of a piece (white ♔♕♖♗♘♙, black ♚♛♜♝♞♟).
+pub fn glyph(p: Piece) -> char {
+    let white = ['♔', '♕', '♖', '♗', '♘', '♙'];
+    let black = ['♚', '♛', '♜', '♝', '♞', '♟'];
+    if p.colour == WHITE {
+        white[p.kind as usize]
+    } else {
+        black[p.kind as usize]
+    }
+}
+
+/// How a diagram draws pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Unicode chess glyphs, `·` for empty squares.
+    Unicode,
+    /// FEN letters (upper case white), `.` for empty squares.
+    Ascii,
+}
+
+impl Style {
+    /// `Ascii` when the environment variable `GAMESMAN_ASCII` is set to anything but
+    /// `0` or the empty string, otherwise `Unicode`.
+    pub fn from_env() -> Self {
+        match std::env::var_os("GAMESMAN_ASCII") {
+            Some(v) if !v.is_empty() && v != "0" => Style::Ascii,
+            _ => Style::Unicode,
+        }
+    }
+}
+
+/// The board as 8 ranks (rank 8 first, rank numbers on the left, files below) and a
+/// line naming the side to move and the material.
+pub fn diagram(b: &Board, style: Style) -> String {
+    let mut s = String::new();
+    for r in (0..8u8).rev() {
+        s.push_str(&format!("{} ", r + 1));
+        for f in 0..8u8 {
+            let c = match (b.at(r * 8 + f), style) {
+                (Some(i), Style::Unicode) => glyph(b.pieces[i]),
+                (Some(i), Style::Ascii) => letter(b.pieces[i]),
+                (None, Style::Unicode) => '·',
+                (None, Style::Ascii) => '.',
+            };
+            s.push(c);
+            s.push(' ');
+        }
+        s.push('\n');
+    }
+    s.push_str("  a b c d e f g h\n");
+    let side = if b.stm == WHITE { "White" } else { "Black" };
+    let legend = match style {
+        Style::Unicode => "",
+        Style::Ascii => " (upper case = White)",
+    };
+    s.push_str(&format!(
+        "{side}{legend} to move; material {}",
+        crate::tiers::Material::of(b).name()
+    ));
+    s
 }

@@ -20,8 +20,9 @@
 //!   be taken en passant; KPK has one pawn and needs none). The 50-move rule and
 //!   repetition are not part of tablebase values: a position nobody can force to mate
 //!   is a draw, as in published tables.
-//! - Text (`fen.rs`): positions as FEN; moves shown as `e7e8q`, typed as that or
-//!   SAN-like (`Qb7`, `Kxd2`, `e8=Q`).
+//! - Text (`fen.rs`): positions as FEN; the board diagram in Unicode chess glyphs, or
+//!   in FEN letters when `GAMESMAN_ASCII=1` is set; moves shown as `e7e8q`, typed as
+//!   that or SAN-like (`Qb7`, `Kxd2`, `e8=Q`).
 //!
 //! This file wires those into the `Game` trait; it must not hold chess rules itself.
 
@@ -212,24 +213,7 @@ impl Game for Chess {
     }
 
     fn board_to_text(&self, p: TierPosition) -> String {
-        let b = index::decode(p);
-        let mut s = String::new();
-        for r in (0..8u8).rev() {
-            s.push_str(&format!("{} ", r + 1));
-            for f in 0..8u8 {
-                let c = b.at(r * 8 + f).map_or('.', |i| fen::letter(b.pieces[i]));
-                s.push(c);
-                s.push(' ');
-            }
-            s.push('\n');
-        }
-        s.push_str("  a b c d e f g h\n");
-        let side = if b.stm == WHITE { "White" } else { "Black" };
-        s.push_str(&format!(
-            "{side} (upper case = White) to move; material {}",
-            Material::of(&b).name()
-        ));
-        s
+        fen::diagram(&index::decode(p), fen::Style::from_env())
     }
 
     fn move_to_text(&self, _p: TierPosition, m: Move) -> String {

@@ -201,3 +201,37 @@ fn moves_as_coordinates_or_san() {
         "e7e8q"
     );
 }
+
+/// The board diagram: Unicode glyphs by default, FEN letters in the ASCII style
+/// (`GAMESMAN_ASCII=1`), and `board_to_text` draws in the style the environment asks
+/// for.
+#[test]
+fn board_diagram_in_unicode_or_ascii() {
+    let text = "8/8/8/4k3/8/1p6/8/K1Q5 b - - 0 1";
+    let b = fen::parse(text).unwrap();
+    let unicode = fen::diagram(&b, fen::Style::Unicode);
+    let lines: Vec<&str> = unicode.lines().collect();
+    assert_eq!(lines.len(), 10, "{unicode}");
+    assert_eq!(lines[0], "8 · · · · · · · · ");
+    assert_eq!(lines[3], "5 · · · · ♚ · · · ");
+    assert_eq!(lines[5], "3 · ♟ · · · · · · ");
+    assert_eq!(lines[7], "1 ♔ · ♕ · · · · · ");
+    assert_eq!(lines[8], "  a b c d e f g h");
+    assert_eq!(lines[9], "Black to move; material KQKP");
+    let ascii = fen::diagram(&b, fen::Style::Ascii);
+    let lines: Vec<&str> = ascii.lines().collect();
+    assert_eq!(lines[3], "5 . . . . k . . . ");
+    assert_eq!(lines[5], "3 . p . . . . . . ");
+    assert_eq!(lines[7], "1 K . Q . . . . . ");
+    assert_eq!(
+        lines[9],
+        "Black (upper case = White) to move; material KQKP"
+    );
+    assert!(ascii.is_ascii());
+    let chess = Chess::new_for_tests("KQKP");
+    let p = chess.text_to_position(text).unwrap();
+    assert_eq!(
+        chess.board_to_text(p),
+        fen::diagram(&b, fen::Style::from_env())
+    );
+}
