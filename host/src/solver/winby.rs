@@ -21,6 +21,8 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
 const CHUNK: usize = 512;
+/// `pending` of a position finished by a wave of the loopy pass.
+const FINISHED_IN_WAVE: u32 = u32::MAX;
 
 fn decided(v: Value) -> bool {
     v == Value::WIN || v == Value::LOSE || v == Value::TIE
@@ -75,91 +77,119 @@ pub fn winby_pass(
     let cap = game.properties().max_moves as usize;
     // Inner positions fold their children in other tiers and count their decided
     // children in this tier. Ranges of indices, not a list of positions, so the pass
-    // allocates nothing per position; only a loopy tier keeps the finished ones.
+    // allocates nothing per position; nothing is listed.
     let ranges = n.div_ceil(CHUNK);
-    let ready: Vec<Vec<u64>> = (0..ranges)
-        .into_par_iter()
-        .map_init(
-            || {
-                (
-                    vec![TierPosition::default(); CHUNK * cap],
-                    vec![0u32; CHUNK],
-                    Vec::with_capacity(CHUNK),
-                )
-            },
-            |(kids, counts, chunk), r| -> Result<Vec<u64>, SolveError> {
-                let lo = (r * CHUNK) as u64;
-                let hi = ((r + 1) * CHUNK).min(n) as u64;
-                chunk.clear();
-                chunk.extend((lo..hi).filter(|&i| is_inner(i)));
-                if chunk.is_empty() {
-                    return Ok(Vec::new());
-                }
-                game.children_batch(node.tier, chunk, kids, counts)?;
-                let mut ready = Vec::new();
-                let mut at = 0usize;
-                for (k, &p) in chunk.iter().enumerate() {
-                    let mut waiting = 0u32;
-                    for c in &kids[at..at + counts[k] as usize] {
-                        if c.tier == node.tier {
-                            if decided(value_of(values[c.position as usize])) {
-                                waiting += 1;
-                            }
-                        } else if let Some(cf) = children.iter().find(|cf| cf.tier == c.tier) {
-                            let rec = cf.records.get(c.position);
-                            if let (true, Some(w)) = (decided(rec.value), rec.winby) {
-                                fold(p, w);
-                            }
+    (0..ranges).into_par_iter().try_for_each_init(
+        || {
+            (
+                vec![TierPosition::default(); CHUNK * cap],
+                vec![0u32; CHUNK],
+                Vec::with_capacity(CHUNK),
+            )
+        },
+        |(kids, counts, chunk), r| -> Result<(), SolveError> {
+            let lo = (r * CHUNK) as u64;
+            let hi = ((r + 1) * CHUNK).min(n) as u64;
+            chunk.clear();
+            chunk.extend((lo..hi).filter(|&i| is_inner(i)));
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            game.children_batch(node.tier, chunk, kids, counts)?;
+            let mut at = 0usize;
+            for (k, &p) in chunk.iter().enumerate() {
+                let mut waiting = 0u32;
+                for c in &kids[at..at + counts[k] as usize] {
+                    if c.tier == node.tier {
+                        if decided(value_of(values[c.position as usize])) {
+                            waiting += 1;
                         }
-                    }
-                    at += counts[k] as usize;
-                    pending[p as usize].store(waiting, Relaxed);
-                    if waiting == 0 {
-                        finish(p);
-                        if node.loopy {
-                            ready.push(p);
+                    } else if let Some(cf) = children.iter().find(|cf| cf.tier == c.tier) {
+                        let rec = cf.records.get(c.position);
+                        if let (true, Some(w)) = (decided(rec.value), rec.winby) {
+                            fold(p, w);
                         }
                     }
                 }
-                Ok(ready)
-            },
-        )
-        .collect::<Result<_, _>>()?;
+                at += counts[k] as usize;
+                pending[p as usize].store(waiting, Relaxed);
+                if waiting == 0 {
+                    finish(p);
+                }
+            }
+            Ok(())
+        },
+    )?;
 
     if node.loopy {
-        // Finished positions of this tier (leaves included) release their parents.
-        let mut wave: Vec<u64> = (0..n as u64)
-            .into_par_iter()
-            .filter(|&i| decided(value_of(values[i as usize])) && state.is_leaf(i))
-            .collect();
-        wave.extend(ready.concat());
+        // Finished positions release their parents in this tier, wave after wave. The
+        // first wave is every position finished so far (pending 0: leaves and positions
+        // without decided children here), found by walking index ranges; a position
+        // finished by a wave is marked `FINISHED_IN_WAVE`, so no range walk sees it twice.
         let ucap = game.properties().max_undo_moves as usize;
+        let release = |chunk: &[u64],
+                       parents: &mut [u64],
+                       counts: &mut [u32],
+                       done: &mut Vec<u64>|
+         -> Result<(), SolveError> {
+            game.parents_batch(node.tier, chunk, node.tier, parents, counts)?;
+            let mut at = 0usize;
+            for (k, &c) in chunk.iter().enumerate() {
+                let w = winby[c as usize].load(Acquire) as i64;
+                for &q in &parents[at..at + counts[k] as usize] {
+                    if !is_inner(q) {
+                        continue;
+                    }
+                    fold(q, w);
+                    let left = pending[q as usize].fetch_update(AcqRel, Acquire, |x| match x {
+                        0 | FINISHED_IN_WAVE => None,
+                        1 => Some(FINISHED_IN_WAVE),
+                        x => Some(x - 1),
+                    });
+                    if left == Ok(1) {
+                        finish(q);
+                        done.push(q);
+                    }
+                }
+                at += counts[k] as usize;
+            }
+            Ok(())
+        };
+        let first: Vec<Vec<u64>> = (0..ranges)
+            .into_par_iter()
+            .map_init(
+                || {
+                    (
+                        vec![0u64; CHUNK * ucap],
+                        vec![0u32; CHUNK],
+                        Vec::with_capacity(CHUNK),
+                    )
+                },
+                |(parents, counts, chunk), r| -> Result<Vec<u64>, SolveError> {
+                    let lo = (r * CHUNK) as u64;
+                    let hi = ((r + 1) * CHUNK).min(n) as u64;
+                    chunk.clear();
+                    chunk.extend((lo..hi).filter(|&i| {
+                        decided(value_of(values[i as usize]))
+                            && pending[i as usize].load(Acquire) == 0
+                    }));
+                    let mut done = Vec::new();
+                    if !chunk.is_empty() {
+                        release(chunk, parents, counts, &mut done)?;
+                    }
+                    Ok(done)
+                },
+            )
+            .collect::<Result<_, _>>()?;
+        let mut wave = first.concat();
         while !wave.is_empty() {
             let next: Vec<Vec<u64>> = wave
                 .par_chunks(CHUNK)
                 .map_init(
                     || (vec![0u64; CHUNK * ucap], vec![0u32; CHUNK]),
                     |(parents, counts), chunk| -> Result<Vec<u64>, SolveError> {
-                        game.parents_batch(node.tier, chunk, node.tier, parents, counts)?;
                         let mut done = Vec::new();
-                        let mut at = 0usize;
-                        for (k, &c) in chunk.iter().enumerate() {
-                            let w = winby[c as usize].load(Relaxed) as i64;
-                            for &q in &parents[at..at + counts[k] as usize] {
-                                let q_value = value_of(values[q as usize]);
-                                if !decided(q_value) || state.is_leaf(q) {
-                                    continue;
-                                }
-                                fold(q, w);
-                                let left = pending[q as usize]
-                                    .fetch_update(AcqRel, Acquire, |x| x.checked_sub(1));
-                                if left == Ok(1) {
-                                    finish(q);
-                                    done.push(q);
-                                }
-                            }
-                            at += counts[k] as usize;
-                        }
+                        release(chunk, parents, counts, &mut done)?;
                         Ok(done)
                     },
                 )
@@ -168,7 +198,10 @@ pub fn winby_pass(
         }
         let cyclic: Vec<u64> = (0..n as u64)
             .into_par_iter()
-            .filter(|&i| is_inner(i) && pending[i as usize].load(Relaxed) > 0)
+            .filter(|&i| {
+                let left = pending[i as usize].load(Relaxed);
+                is_inner(i) && left != 0 && left != FINISHED_IN_WAVE
+            })
             .collect();
         if !cyclic.is_empty() {
             log::warn!(
