@@ -54,8 +54,8 @@ pub struct Piece {
     pub sq: u8,
 }
 
-/// A position: up to `MAX_PIECES` pieces and the side to move. No castling rights and
-/// no en-passant square: endgame positions here never carry them.
+/// A position: up to `MAX_PIECES` pieces, the side to move, and the pawn that may be
+/// taken en passant. No castling rights: endgame positions here never carry them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Board {
     /// How many entries of `pieces` are used.
@@ -64,6 +64,10 @@ pub struct Board {
     pub pieces: [Piece; MAX_PIECES],
     /// `WHITE` or `BLACK`.
     pub stm: u8,
+    /// The square of the opponent's pawn that has just made a double step, when the
+    /// side to move may take it en passant; `None` otherwise (the move rules decide
+    /// when the right exists, see `movegen::ep_is_valid`).
+    pub ep: Option<u8>,
 }
 
 /// The file (0 = a) of a square.
@@ -113,6 +117,7 @@ impl Board {
             n: 0,
             pieces: [Piece::default(); MAX_PIECES],
             stm,
+            ep: None,
         }
     }
 
@@ -166,6 +171,7 @@ impl Board {
             p.sq = transform_square(p.sq, 2);
         }
         b.stm ^= 1;
+        b.ep = b.ep.map(|sq| transform_square(sq, 2));
         b
     }
 
@@ -175,6 +181,7 @@ impl Board {
         for p in &mut b.pieces[..b.n] {
             p.sq = transform_square(p.sq, sym);
         }
+        b.ep = b.ep.map(|sq| transform_square(sq, sym));
         b
     }
 }

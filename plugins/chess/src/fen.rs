@@ -1,7 +1,8 @@
 //! Text for positions: FEN (Forsyth-Edwards Notation), parsed from what a user types
-//! on the command line and printed back, and the board diagram. Castling rights and
-//! en-passant squares must be `-` (endgame positions here have neither); the move
-//! counters are ignored.
+//! on the command line and printed back, and the board diagram. Castling rights must
+//! be `-` (endgame positions here have none); the en-passant field is `-` or the
+//! square a pawn has just passed with a double step (written only when the capture is
+//! possible, as the position's number records it); the move counters are ignored.
 //!
 //! The diagram uses the Unicode chess glyphs (white ♔♕♖♗♘♙, black ♚♛♜♝♞♟, `·` for an
 //! empty square) unless the environment variable `GAMESMAN_ASCII` is set to anything
@@ -21,13 +22,12 @@ pub fn parse(text: &str) -> Result<Board, String> {
         "b" => BLACK,
         s => return Err(format!("side to move '{s}' is not w or b")),
     };
-    for (name, f) in ["castling", "en passant"].iter().zip(fields.by_ref()) {
-        if f != "-" {
-            return Err(format!(
-                "{name} field '{f}' is not supported in endgames (use -)"
-            ));
-        }
+    if let Some(f) = fields.next().filter(|&f| f != "-") {
+        return Err(format!(
+            "castling field '{f}' is not supported in endgames (use -)"
+        ));
     }
+    let ep_field = fields.next().unwrap_or("-");
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != 8 {
         return Err(format!("'{placement}' does not have 8 ranks"));
@@ -56,6 +56,29 @@ pub fn parse(text: &str) -> Result<Board, String> {
             return Err(format!("rank {} does not have 8 files", r + 1));
         }
     }
+    if ep_field != "-" {
+        // the square passed: rank 3 after a white double step (black to move), rank 6
+        // after a black one; the pawn stands one square further on
+        let target = parse_square(ep_field)
+            .ok_or_else(|| format!("en-passant field '{ep_field}' is not a square"))?;
+        let pawn_sq = match (stm, rank(target)) {
+            (BLACK, 2) => target + 8,
+            (WHITE, 5) => target - 8,
+            _ => {
+                return Err(format!(
+                    "en-passant square {ep_field} does not fit the side to move"
+                ))
+            }
+        };
+        match b.at(pawn_sq).map(|i| b.pieces[i]) {
+            Some(p) if p.kind == PAWN && p.colour != stm => b.ep = Some(pawn_sq),
+            _ => {
+                return Err(format!(
+                    "en-passant square {ep_field}: no pawn has just passed it"
+                ))
+            }
+        }
+    }
     for c in [WHITE, BLACK] {
         let kings = b
             .pieces()
@@ -69,7 +92,7 @@ pub fn parse(text: &str) -> Result<Board, String> {
     Ok(b)
 }
 
-/// The FEN of a board (no castling, no en passant, counters `0 1`).
+/// The FEN of a board (no castling, counters `0 1`).
 pub fn write(b: &Board) -> String {
     let mut s = String::new();
     for r in (0..8u8).rev() {
@@ -94,7 +117,11 @@ pub fn write(b: &Board) -> String {
         }
     }
     let side = if b.stm == WHITE { 'w' } else { 'b' };
-    format!("{s} {side} - - 0 1")
+    // the square the pawn on `b.ep` passed
+    let ep = b.ep.map_or("-".to_string(), |e| {
+        square_name(if b.stm == BLACK { e - 8 } else { e + 8 })
+    });
+    format!("{s} {side} - {ep} 0 1")
 }
 
 /// A piece's FEN letter (upper case white, lower case black).

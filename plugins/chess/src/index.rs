@@ -4,20 +4,50 @@
 //! break the rules are numbers the module marks illegal. Also the board symmetries'
 //! canonical form.
 //!
+//! A tier with one pawn of each colour (KPKP, the only such set of up to four men)
+//! has `EP_POSITIONS` more numbers after those, for the positions with a right to take
+//! en passant: `stm + 2 * (bk + 64 (wk + 64 (side + 2 file)))`, where `file` is the
+//! file of the pawn that has just made a double step (its rank follows from the side
+//! to move), and `side` says whether the pawn that may take it stands on the file to
+//! its left (0) or right (1).
+//!
 //! This file must not generate moves (it only calls the legality test).
 
 use crate::board::*;
 use crate::tiers::Material;
 use gamesman_plugin_api::{Tier, TierPosition};
 
-/// Positions in a tier of `pieces` pieces (kings included).
-pub fn tier_size_for(pieces: usize) -> u64 {
+/// Positions with a right to take en passant, in a tier that has them.
+pub const EP_POSITIONS: u64 = 2 * 64 * 64 * 2 * 8;
+
+/// Numbers of positions without a right to take en passant in a tier of `pieces` men
+/// (kings included).
+fn plain_size(pieces: usize) -> u64 {
     2 * 64u64.pow(pieces as u32)
+}
+
+/// Whether a tier's positions may carry a right to take en passant: one pawn each.
+pub fn has_ep_positions(m: &Material) -> bool {
+    m.sides[0] == [PAWN] && m.sides[1] == [PAWN]
+}
+
+/// Positions in the tier of material `m`.
+pub fn tier_size(m: &Material) -> u64 {
+    let plain = plain_size(m.count() + 2);
+    if has_ep_positions(m) {
+        plain + EP_POSITIONS
+    } else {
+        plain
+    }
 }
 
 /// The board of a position number (any number below the tier size decodes).
 pub fn decode(p: TierPosition) -> Board {
     let m = Material::from_tier(p.tier.0).expect("a valid tier");
+    let plain = plain_size(m.count() + 2);
+    if p.position >= plain {
+        return decode_ep(p.position - plain);
+    }
     let mut b = Board::empty((p.position & 1) as u8);
     let mut rest = p.position >> 1;
     let mut next = || {
@@ -36,10 +66,56 @@ pub fn decode(p: TierPosition) -> Board {
     b
 }
 
+/// A KPKP board with a right to take en passant from its number after the plain ones.
+/// Numbers that name no such board decode to a board with two men on one square.
+fn decode_ep(n: u64) -> Board {
+    let stm = (n & 1) as u8;
+    let rest = n >> 1;
+    let (bk, wk) = ((rest % 64) as u8, (rest / 64 % 64) as u8);
+    let (side, f) = ((rest / 4096 % 2) as u8, (rest / 8192) as u8);
+    let them = stm ^ 1;
+    let e = if them == WHITE { 24 + f } else { 32 + f };
+    // the taker beside the pawn; off the board it lands on the pawn's own square
+    let taker = match (side, f) {
+        (0, 1..) => e - 1,
+        (1, ..=6) => e + 1,
+        _ => e,
+    };
+    let (white_pawn, black_pawn) = if them == WHITE {
+        (e, taker)
+    } else {
+        (taker, e)
+    };
+    let mut b = Board::empty(stm);
+    b.push(KING, WHITE, wk);
+    b.push(KING, BLACK, bk);
+    b.push(PAWN, WHITE, white_pawn);
+    b.push(PAWN, BLACK, black_pawn);
+    b.ep = Some(e);
+    b
+}
+
 /// The position of a board, in the tier of its material. Equal pieces of a side are
-/// ordered by square, so each placement has one number.
+/// ordered by square, so each placement has one number. A right to take en passant is
+/// kept only in a tier that has such positions, with the taker beside the pawn.
 pub fn encode(b: &Board) -> TierPosition {
     let m = Material::of(b);
+    if let Some(e) = b.ep.filter(|_| has_ep_positions(&m)) {
+        let taker = b
+            .pieces()
+            .iter()
+            .find(|p| p.kind == PAWN && p.colour == b.stm)
+            .map(|p| p.sq);
+        if let Some(t) = taker.filter(|&t| rank(t) == rank(e) && file(t).abs_diff(file(e)) == 1) {
+            let side = (file(t) > file(e)) as u64;
+            let n = ((file(e) as u64 * 2 + side) * 64 + b.king(WHITE) as u64) * 64
+                + b.king(BLACK) as u64;
+            return TierPosition::new(
+                Tier(m.tier()),
+                plain_size(m.count() + 2) + 2 * n + b.stm as u64,
+            );
+        }
+    }
     let mut order: Vec<Piece> = b.pieces().to_vec();
     // kings first (white, black), then white pieces, then black, each by kind and square
     order.sort_by_key(|p| (p.kind != KING, p.colour, p.kind, p.sq));

@@ -13,13 +13,18 @@
 //!   only one orientation of each set occurs (KQKR has KKR, never KRK), so nothing is
 //!   solved twice there.
 //! - Positions (`index.rs`): side to move and piece squares, densely; illegal
-//!   placements are marked by `is_legal`. Board symmetry through `canonical_position`:
-//!   8-fold without pawns, left-right with pawns.
-//! - Rules (`movegen.rs`): no castling; no en passant (positions carry no en-passant
-//!   square, so KPKP values can differ from published tables where a double step can
-//!   be taken en passant; KPK has one pawn and needs none). The 50-move rule and
-//!   repetition are not part of tablebase values: a position nobody can force to mate
-//!   is a draw, as in published tables.
+//!   placements are marked by `is_legal`. KPKP, the only set here with pawns of both
+//!   colours, has 131,072 more numbers for positions where the side to move may take
+//!   en passant. Board symmetry through `canonical_position`: 8-fold without pawns,
+//!   left-right with pawns.
+//! - Rules (`movegen.rs`): no castling (positions carry no rights). En passant: a
+//!   double step next to an enemy pawn gives a right to take en passant on the next
+//!   move only when that capture is legal; the right is part of the position (its own
+//!   number, the FEN en-passant field), so the position with the right and the same
+//!   placement without it are solved apart. Only KPKP has such positions (a right needs
+//!   a pawn of each colour; no set here gains pawns, so no other variant reaches it).
+//!   The 50-move rule and repetition are not part of tablebase values: a position
+//!   nobody can force to mate is a draw, as in published tables.
 //! - Text (`fen.rs`): positions as FEN; the board diagram in Unicode chess glyphs, or
 //!   in FEN letters when `GAMESMAN_ASCII=1` is set; moves shown as `e7e8q`, typed as
 //!   that or SAN-like (`Qb7`, `Kxd2`, `e8=Q`).
@@ -108,7 +113,7 @@ impl Chess {
 impl Game for Chess {
     const NAME: &'static str = "chess";
     const AUTHORS: &'static str = "the gamesman-rs team";
-    const DESCRIPTION: &'static str = "Chess endgames with up to four pieces, solved as tiers of material sets (captures and promotions lead to smaller or changed sets). No castling, no en passant; values ignore the 50-move rule, as endgame tablebases do.";
+    const DESCRIPTION: &'static str = "Chess endgames with up to four pieces, solved as tiers of material sets (captures and promotions lead to smaller or changed sets). No castling; en passant in KPKP; values ignore the 50-move rule, as endgame tablebases do.";
 
     fn variants() -> Vec<VariantInfo> {
         let mut all = tiers::all_variants();
@@ -274,7 +279,12 @@ impl Game for Chess {
     }
 
     fn text_to_position(&self, text: &str) -> Result<TierPosition, String> {
-        let b = fen::parse(text)?;
+        let mut b = fen::parse(text)?;
+        if !movegen::ep_is_valid(&b) {
+            // FEN may name the square after any double step; the right only counts
+            // when the capture is possible
+            b.ep = None;
+        }
         let m = Material::of(&b);
         if !self.tiers.contains(&m) {
             return Err(format!(
@@ -298,7 +308,7 @@ impl Game for Chess {
     }
 
     fn tier_size(&self, tier: Tier) -> u64 {
-        Material::from_tier(tier.0).map_or(0, |m| index::tier_size_for(m.count() + 2))
+        Material::from_tier(tier.0).map_or(0, |m| index::tier_size(&m))
     }
 
     fn is_legal(&self, p: TierPosition) -> bool {

@@ -1,8 +1,9 @@
 //! Chess move rules for endgame boards, as pgChess lays them out: pseudo-legal
 //! ("prevalid") moves per piece, legal moves are those not leaving one's own king
 //! attacked; plus the reverse (un-moves, un-captures, un-promotions) for the solver's
-//! undo moves. No castling (endgame positions carry no rights) and no en passant (see
-//! the crate docs).
+//! undo moves. No castling (endgame positions carry no rights). En passant: a double
+//! step next to an enemy pawn gives the opponent the right to take en passant on the
+//! next move only, recorded in `Board::ep` when the capture is legal.
 //!
 //! This file works on `Board`s only: it must not know tiers or position numbers.
 
@@ -128,13 +129,108 @@ pub fn is_legal_board(b: &Board) -> bool {
     if steps(wk, &KING_STEPS) & (1 << bk) != 0 {
         return false;
     }
-    !in_check(b, b.stm ^ 1)
+    !in_check(b, b.stm ^ 1) && ep_is_valid(b)
 }
 
-/// The board after `m` (the caller gives a pseudo-legal move of the side to move).
+/// The rank offset of a colour's pawn moves (+1 for white).
+fn forward(colour: u8) -> i8 {
+    if colour == WHITE {
+        1
+    } else {
+        -1
+    }
+}
+
+/// The rank (0-based) a colour's pawn reaches with a double step.
+fn double_step_rank(colour: u8) -> u8 {
+    if colour == WHITE {
+        3
+    } else {
+        4
+    }
+}
+
+/// The square an en-passant capture lands on: the one the pawn on `b.ep` passed.
+pub fn ep_target(b: &Board) -> Option<u8> {
+    let e = b.ep?;
+    offset(e, (0, -forward(b.stm ^ 1)))
+}
+
+/// Whether `b.ep` (if set) is a right to take en passant that exists: the opponent's
+/// pawn stands where a double step took it, the two squares it passed are empty, the
+/// position before the double step was legal, and the side to move has a legal
+/// capture en passant. A board where the capture would be illegal is the same
+/// position as the board without the right, so it is not a position of its own.
+pub fn ep_is_valid(b: &Board) -> bool {
+    let Some(e) = b.ep else {
+        return true;
+    };
+    let them = b.stm ^ 1;
+    let Some(i) = b.at(e) else {
+        return false;
+    };
+    let pawn = b.pieces[i];
+    if pawn.kind != PAWN || pawn.colour != them || rank(e) != double_step_rank(them) {
+        return false;
+    }
+    let passed = offset(e, (0, -forward(them))).expect("on the board");
+    let start = offset(passed, (0, -forward(them))).expect("on the board");
+    if b.occupied() & (1 << passed | 1 << start) != 0 {
+        return false;
+    }
+    let mut before = *b;
+    before.ep = None;
+    before.pieces[i].sq = start;
+    before.stm = them;
+    if !is_legal_board(&before) {
+        return false;
+    }
+    b.pieces().iter().any(|p| {
+        p.colour == b.stm
+            && p.kind == PAWN
+            && rank(p.sq) == rank(e)
+            && file(p.sq).abs_diff(file(e)) == 1
+            && !in_check(
+                &apply_plain(
+                    b,
+                    ChessMove {
+                        from: p.sq,
+                        to: passed,
+                        promo: 0,
+                    },
+                ),
+                b.stm,
+            )
+    })
+}
+
+/// The board after `m` (the caller gives a pseudo-legal move of the side to move),
+/// with the opponent's right to take en passant when `m` is a double step that gives
+/// one.
 pub fn apply(b: &Board, m: ChessMove) -> Board {
+    let c = apply_plain(b, m);
+    let moved = c.pieces[c.at(m.to).expect("the moved piece")];
+    if moved.kind == PAWN && rank(m.from).abs_diff(rank(m.to)) == 2 {
+        let mut e = c;
+        e.ep = Some(m.to);
+        if ep_is_valid(&e) {
+            return e;
+        }
+    }
+    c
+}
+
+/// The board after `m` without any right to take en passant (enough to test checks).
+fn apply_plain(b: &Board, m: ChessMove) -> Board {
     let mut c = *b;
+    c.ep = None;
+    let mover = c.pieces[c.at(m.from).expect("a piece on the from square")];
     if let Some(i) = c.at(m.to) {
+        c.remove(i);
+    } else if mover.kind == PAWN && file(m.from) != file(m.to) {
+        // en passant: the pawn taken stands beside the from square
+        let taken = rank(m.from) * 8 + file(m.to);
+        let i = c.at(taken).expect("the pawn taken en passant");
         c.remove(i);
     }
     let i = c.at(m.from).expect("a piece on the from square");
@@ -161,6 +257,11 @@ pub fn pseudo_moves(b: &Board, out: &mut Vec<ChessMove>) {
             let dr: i8 = if p.colour == WHITE { 1 } else { -1 };
             let last = if p.colour == WHITE { 7 } else { 0 };
             let mut targets = attacks(p, occ) & enemy & !enemy_king;
+            if let (Some(e), Some(t)) = (b.ep, ep_target(b)) {
+                if rank(p.sq) == rank(e) && file(p.sq).abs_diff(file(e)) == 1 {
+                    targets |= 1 << t;
+                }
+            }
             if let Some(t) = offset(p.sq, (0, dr)) {
                 if occ & (1 << t) == 0 {
                     targets |= 1 << t;
@@ -220,7 +321,7 @@ pub fn legal_moves(b: &Board, out: &mut Vec<ChessMove>) {
     out.extend(
         pseudo
             .into_iter()
-            .filter(|&m| !in_check(&apply(b, m), b.stm)),
+            .filter(|&m| !in_check(&apply_plain(b, m), b.stm)),
     );
 }
 
@@ -228,13 +329,53 @@ pub fn legal_moves(b: &Board, out: &mut Vec<ChessMove>) {
 pub fn has_legal_move(b: &Board) -> bool {
     let mut pseudo = Vec::with_capacity(64);
     pseudo_moves(b, &mut pseudo);
-    pseudo.into_iter().any(|m| !in_check(&apply(b, m), b.stm))
+    pseudo
+        .into_iter()
+        .any(|m| !in_check(&apply_plain(b, m), b.stm))
 }
 
-/// Every board `p` with `p.stm` = the side that just moved and a pseudo-legal move of
-/// `p` giving `b`: un-moves, un-captures of any kind (`uncapture` lists the kinds to
-/// try) and un-promotions. The caller checks legality and material of the results.
+/// Every board `p` with `p.stm` = the side that just moved and a legal-looking move
+/// of `p` giving `b`: un-moves, un-captures of any kind (`uncapture` lists the kinds to
+/// try), un-promotions, and the en-passant rights involved: a board with a right to
+/// take en passant has only the double step as its parent move, a double step that
+/// would give such a right is not a parent of the board without it, an en-passant
+/// capture is retracted too, and any parent may itself carry a right to take en
+/// passant. The caller checks legality (`is_legal_board`, which rejects rights that do
+/// not exist) and material of the results.
 pub fn unmoves(b: &Board, uncapture: &[u8], out: &mut Vec<Board>) {
+    let first = out.len();
+    let mover = b.stm ^ 1;
+    if let Some(e) = b.ep {
+        // the last move was the double step to `e`
+        if let (Some(i), Some(from)) = (b.at(e), offset(e, (0, -2 * forward(mover)))) {
+            let mut parent = *b;
+            parent.ep = None;
+            parent.pieces[i].sq = from;
+            parent.stm = mover;
+            out.push(parent);
+        }
+    } else {
+        plain_unmoves(b, uncapture, out);
+    }
+    // the side that just moved may have had the right to take en passant, and not
+    // used it
+    for k in first..out.len() {
+        let q = out[k];
+        if q.ep.is_some() {
+            continue;
+        }
+        for p in q.pieces() {
+            if p.kind == PAWN && p.colour != q.stm && rank(p.sq) == double_step_rank(p.colour) {
+                let mut r = q;
+                r.ep = Some(p.sq);
+                out.push(r);
+            }
+        }
+    }
+}
+
+/// `unmoves` for a board without a right to take en passant.
+fn plain_unmoves(b: &Board, uncapture: &[u8], out: &mut Vec<Board>) {
     let mover = b.stm ^ 1;
     let occ = b.occupied();
     for (i, &p) in b.pieces().iter().enumerate() {
@@ -244,16 +385,19 @@ pub fn unmoves(b: &Board, uncapture: &[u8], out: &mut Vec<Board>) {
         // (from square, kind the piece had before, whether a capture is required,
         // whether a capture is allowed)
         let mut froms: Vec<(u8, u8, bool, bool)> = Vec::new();
-        let dr: i8 = if mover == WHITE { 1 } else { -1 };
+        let dr = forward(mover);
         let last = if mover == WHITE { 7 } else { 0 };
         if p.kind == PAWN {
             if let Some(f) = offset(p.sq, (0, -dr)) {
                 if occ & (1 << f) == 0 {
                     froms.push((f, PAWN, false, false));
-                    let double_rank = if mover == WHITE { 3 } else { 4 };
-                    if rank(p.sq) == double_rank {
+                    if rank(p.sq) == double_step_rank(mover) {
                         let f2 = offset(f, (0, -dr)).expect("on the board");
-                        if occ & (1 << f2) == 0 {
+                        // a double step that gave a right to take en passant led to
+                        // the board with that right, not to this one
+                        let mut with_right = *b;
+                        with_right.ep = Some(p.sq);
+                        if occ & (1 << f2) == 0 && !ep_is_valid(&with_right) {
                             froms.push((f2, PAWN, false, false));
                         }
                     }
@@ -263,6 +407,27 @@ pub fn unmoves(b: &Board, uncapture: &[u8], out: &mut Vec<Board>) {
                 if let Some(f) = offset(p.sq, (df, -dr)) {
                     if occ & (1 << f) == 0 {
                         froms.push((f, PAWN, true, true));
+                    }
+                }
+            }
+            // an en-passant capture: the pawn taken had passed this square with a
+            // double step and stood behind it
+            let passed_rank = double_step_rank(mover ^ 1) as i8 + dr;
+            if rank(p.sq) as i8 == passed_rank && uncapture.contains(&PAWN) && b.n < MAX_PIECES {
+                let taken = offset(p.sq, (0, -dr)).expect("on the board");
+                let start = offset(p.sq, (0, dr)).expect("on the board");
+                if occ & (1 << taken | 1 << start) == 0 {
+                    for df in [-1, 1] {
+                        if let Some(f) = offset(p.sq, (df, -dr)) {
+                            if occ & (1 << f) == 0 {
+                                let mut parent = *b;
+                                parent.pieces[i].sq = f;
+                                parent.stm = mover;
+                                parent.push(PAWN, mover ^ 1, taken);
+                                parent.ep = Some(taken);
+                                out.push(parent);
+                            }
+                        }
                     }
                 }
             }

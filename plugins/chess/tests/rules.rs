@@ -235,3 +235,165 @@ fn board_diagram_in_unicode_or_ascii() {
         fen::diagram(&b, fen::Style::from_env())
     );
 }
+
+/// En passant: a double step beside an enemy pawn gives a right to take it on the next
+/// move; the right is part of the position (FEN field, its own number in KPKP) and is
+/// dropped when the capture is impossible.
+#[test]
+fn en_passant() {
+    // Pd4 may take e4 en passant (landing on e3): king a7 b7 b8, d3, dxe3 = 5 moves;
+    // without the right, 4.
+    assert_eq!(
+        moves("k7/8/8/8/3pP3/8/8/K7 b - e3 0 1"),
+        ["a8a7", "a8b7", "a8b8", "d4d3", "d4e3"]
+    );
+    assert_eq!(moves("k7/8/8/8/3pP3/8/8/K7 b - - 0 1").len(), 4);
+    let chess = Chess::new_for_tests("KPKP");
+    let kpkp = Tier(Material::parse("KPKP").unwrap().tier());
+    // the double step e2e4 beside pd4 gives the right; e2e3 does not
+    let before = chess
+        .text_to_position("k7/8/8/8/3p4/8/4P3/K7 w - - 0 1")
+        .unwrap();
+    let with_right = chess.do_move(before, chess.text_to_move(before, "e4").unwrap());
+    assert_eq!(
+        chess.position_to_text(with_right),
+        "k7/8/8/8/3pP3/8/8/K7 b - e3 0 1"
+    );
+    assert!(with_right.position >= 2 * 64u64.pow(4));
+    assert_eq!(
+        chess.text_to_position("k7/8/8/8/3pP3/8/8/K7 b - e3 0 1"),
+        Ok(with_right)
+    );
+    let single = chess.do_move(before, chess.text_to_move(before, "e2e3").unwrap());
+    assert_eq!(
+        chess.position_to_text(single),
+        "k7/8/8/8/3p4/4P3/8/K7 b - - 0 1"
+    );
+    // the same placement without the right is another position, with one move less
+    let without = chess
+        .text_to_position("k7/8/8/8/3pP3/8/8/K7 b - - 0 1")
+        .unwrap();
+    assert_ne!(without, with_right);
+    assert_eq!(
+        chess.tier_size(kpkp),
+        2 * 64u64.pow(4) + index::EP_POSITIONS
+    );
+    // the capture removes the pawn that passed e3
+    let taken = chess.do_move(with_right, chess.text_to_move(with_right, "dxe3").unwrap());
+    assert_eq!(chess.tier_name(taken.tier), "KKP");
+    assert_eq!(
+        chess.position_to_text(taken),
+        "k7/8/8/8/8/4p3/8/K7 w - - 0 1"
+    );
+    // the next move ends the right: after Ka8-b8 and Ka1-b1 the pawns stand as before
+    // but nobody may take en passant
+    let b8 = chess.do_move(with_right, chess.text_to_move(with_right, "Kb8").unwrap());
+    assert_eq!(
+        chess.position_to_text(b8),
+        "1k6/8/8/8/3pP3/8/8/K7 w - - 0 1"
+    );
+    // a right that cannot be used is not recorded: ke3 would have stood in check
+    // from Pe2 before the double step (so e2e4 cannot have been the last move), and a
+    // pawn on a4 has no black pawn beside it
+    let p = chess
+        .text_to_position("8/8/8/8/3pP3/5k2/8/K7 b - e3 0 1")
+        .unwrap();
+    assert_eq!(chess.position_to_text(p), "8/8/8/8/3pP3/5k2/8/K7 b - - 0 1");
+    let p = chess
+        .text_to_position("k7/8/8/8/P7/8/6p1/K7 b - a3 0 1")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(chess.position_to_text(p), "k7/8/8/8/P7/8/6p1/K7 b - - 0 1");
+    // FEN errors: no pawn has passed the square, or it does not fit the side to move
+    assert!(chess
+        .text_to_position("k7/8/8/8/3p4/8/8/K7 b - e3 0 1")
+        .is_err());
+    assert!(chess
+        .text_to_position("k7/8/8/8/3pP3/8/8/K7 w - e3 0 1")
+        .is_err());
+    // black's double step: c7c5 beside Pd5 gives white the right (dxc6)
+    let p = chess
+        .text_to_position("k7/2p5/8/3P4/8/8/8/K7 b - - 0 1")
+        .unwrap();
+    let q = chess.do_move(p, chess.text_to_move(p, "c5").unwrap());
+    assert_eq!(chess.position_to_text(q), "k7/8/8/2pP4/8/8/8/K7 w - c6 0 1");
+    let r = chess.do_move(q, chess.text_to_move(q, "dxc6").unwrap());
+    assert_eq!(chess.position_to_text(r), "k7/8/2P5/8/8/8/8/K7 b - - 0 1");
+    // the mirror image keeps the right (left-right is KPKP's symmetry)
+    let board = chess.board(q);
+    assert_eq!(
+        index::canonical(&board.transform(1)),
+        chess.canonical_position(q)
+    );
+}
+
+fn children(chess: &Chess, p: TierPosition) -> Vec<TierPosition> {
+    let mut buf = vec![Move::default(); chess.properties().max_moves as usize];
+    let mut ms = List::new(&mut buf);
+    chess.generate_moves(p, &mut ms);
+    ms.as_slice().iter().map(|&m| chess.do_move(p, m)).collect()
+}
+
+fn parents(chess: &Chess, c: TierPosition, tier: Tier) -> Vec<TierPosition> {
+    let mut ubuf = vec![UndoMove::default(); chess.properties().max_undo_moves as usize];
+    let mut us = List::new(&mut ubuf);
+    chess.generate_undo_moves_to_tier(c, tier, &mut us);
+    assert!(!us.overflowed());
+    us.as_slice()
+        .iter()
+        .map(|&u| chess.undo_move(c, u))
+        .collect()
+}
+
+/// Moves and undo moves agree both ways around every KPKP position with a right to
+/// take en passant: its children list it as a parent, its parents list it as a child,
+/// and so do the children's other parents (positions one move after a right was
+/// given up).
+#[test]
+fn en_passant_moves_and_undo_moves_agree() {
+    let chess = Chess::new_for_tests("KPKP");
+    let kpkp = Tier(Material::parse("KPKP").unwrap().tier());
+    let plain = 2 * 64u64.pow(4);
+    let canon = |p: TierPosition| chess.canonical_position(p);
+    let (mut with_right, mut checked) = (0, 0);
+    for i in plain..chess.tier_size(kpkp) {
+        let p = TierPosition::new(kpkp, i);
+        if !chess.is_legal(p) || canon(p) != p {
+            continue;
+        }
+        with_right += 1;
+        // its parents (a double step, with or without a right of their own)
+        for q in parents(&chess, p, kpkp) {
+            assert!(chess.is_legal(q));
+            assert!(
+                children(&chess, q).into_iter().any(|c| canon(c) == p),
+                "{} is not a child of its parent {}",
+                chess.position_to_text(p),
+                chess.position_to_text(q)
+            );
+        }
+        for c in children(&chess, p) {
+            let c = canon(c);
+            let ps = parents(&chess, c, kpkp);
+            assert!(
+                ps.iter().any(|&q| canon(q) == p),
+                "{} -> {} not undone",
+                chess.position_to_text(p),
+                chess.position_to_text(c)
+            );
+            // every parent of the child has it as a child (no double step that would
+            // have given a right, no right that does not exist)
+            for q in ps {
+                assert!(chess.is_legal(q), "{}", chess.position_to_text(q));
+                assert!(
+                    children(&chess, q).into_iter().any(|d| canon(d) == c),
+                    "{} lists {} as a parent",
+                    chess.position_to_text(c),
+                    chess.position_to_text(q)
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{with_right} canonical positions with a right, {checked} parents checked");
+    assert!(with_right > 1000, "{with_right}");
+}
