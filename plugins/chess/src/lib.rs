@@ -2,21 +2,22 @@
 //! `KPK`, `KBNK`, every 3- and 4-piece set); its tiers are the material sets reachable
 //! by captures and promotions, down to `KK`.
 //!
-//! - Tiers (`tiers.rs`): one per material set in real colours. Variants are named by
-//!   the colour-canonical set (KQK; `KKQ` is refused with a pointer to KQK), so a
-//!   material set and its colour mirror are solved once as variants. Below the root,
-//!   tiers are not colour-flipped into one another: a self-mirrored tier (KQKQ, KPKP)
-//!   reaches both KQK (white captures) and KKQ (black captures), and storing KKQ
-//!   positions flipped as KQK would make a capture leave the same colour to move in
-//!   the stored child, which breaks the rule that the player to move changes on every
-//!   move (the validator's turn check, and `turn` for play). In every other variant
-//!   only one orientation of each set occurs (KQKR has KKR, never KRK), so nothing is
-//!   solved twice there.
-//! - Positions (`index.rs`): side to move and piece squares, densely; illegal
-//!   placements are marked by `is_legal`. KPKP, the only set here with pawns of both
-//!   colours, has 131,072 more numbers for positions where the side to move may take
-//!   en passant. Board symmetry through `canonical_position`: 8-fold without pawns,
-//!   left-right with pawns.
+//! - Tiers (`tiers.rs`): one per material set up to colours: KQK and KKQ are one tier,
+//!   named by the canonical orientation (white stronger). Variants are named that way
+//!   too (`KKQ` is refused with a pointer to KQK). The tier holds positions of both
+//!   orientations, and the colour flip (colours swapped, ranks mirrored, the other
+//!   side to move) is one of the symmetries merged by `canonical_position`, so a set
+//!   and its mirror are solved once: in KQKQ, white capturing the queen leads to KQK
+//!   and black capturing it to KKQ, the same tier and the same stored positions. Moves
+//!   keep the real colours (a capture by black really leaves white to move), so play
+//!   shows the real board and `turn` changes on every move; only the database stores
+//!   a mirrored position, for the same player's game. That needs the solver to invert
+//!   every child's value (no go-again, no WinBy), which holds for chess.
+//! - Positions (`index.rs`): orientation, side to move and piece squares, densely;
+//!   illegal placements are marked by `is_legal`. KPKP, the only set here with pawns
+//!   of both colours, has 131,072 more numbers for positions where the side to move
+//!   may take en passant. Board symmetry through `canonical_position`: 8-fold without pawns,
+//!   left-right with pawns; each combined with the colour flip.
 //! - Rules (`movegen.rs`): no castling (positions carry no rights). En passant: a
 //!   double step next to an enemy pawn gives a right to take en passant on the next
 //!   move only when that capture is legal; the right is part of the position (its own
@@ -88,8 +89,8 @@ impl Chess {
     /// `tier`.
     pub fn parent_boards(&self, p: TierPosition, tier: Tier) -> Vec<Board> {
         let stored = index::decode(p);
-        let parent_has_pawns = Material::from_tier(tier.0)
-            .is_some_and(|m| m.sides.iter().flatten().any(|&k| k == PAWN));
+        let parent_has_pawns =
+            Material::of_tier(tier.0).is_some_and(|m| m.sides.iter().flatten().any(|&k| k == PAWN));
         // Parents of a canonical position's symmetric images are images of its own
         // parents when both tiers have the same symmetries; a pawnless child of a tier
         // with pawns (a promotion, a pawn captured) has more symmetries than its
@@ -105,7 +106,7 @@ impl Chess {
             movegen::unmoves(&b, &[QUEEN, ROOK, BISHOP, KNIGHT, PAWN], &mut raw);
         }
         raw.into_iter()
-            .filter(|q| Material::of(q).tier() == tier.0 && movegen::is_legal_board(q))
+            .filter(|q| Material::of(q).canonical().tier() == tier.0 && movegen::is_legal_board(q))
             .collect()
     }
 }
@@ -286,7 +287,7 @@ impl Game for Chess {
             b.ep = None;
         }
         let m = Material::of(&b);
-        if !self.tiers.contains(&m) {
+        if !self.tiers.contains(&m.clone().canonical()) {
             return Err(format!(
                 "material {} is not part of variant {}",
                 Material::of(&b).name(),
@@ -300,15 +301,15 @@ impl Game for Chess {
     }
 
     fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {
-        if let Some(m) = Material::from_tier(tier.0) {
-            for c in m.children() {
+        if let Some(m) = Material::of_tier(tier.0) {
+            for c in m.tier_children() {
                 children.push(Tier(c.tier()));
             }
         }
     }
 
     fn tier_size(&self, tier: Tier) -> u64 {
-        Material::from_tier(tier.0).map_or(0, |m| index::tier_size(&m))
+        Material::of_tier(tier.0).map_or(0, |m| index::tier_size(&m))
     }
 
     fn is_legal(&self, p: TierPosition) -> bool {
@@ -338,7 +339,7 @@ impl Game for Chess {
     }
 
     fn tier_name(&self, tier: Tier) -> String {
-        Material::from_tier(tier.0).map_or_else(|| tier.0.to_string(), |m| m.name())
+        Material::of_tier(tier.0).map_or_else(|| tier.0.to_string(), |m| m.name())
     }
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {

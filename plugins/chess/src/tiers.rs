@@ -1,9 +1,11 @@
-//! Tiers are material sets: the non-king pieces of each side. A tier's number packs
-//! both sides' pieces (two base-6 digits per side, strongest first), so a tier's
+//! Tiers are material sets up to colours: the non-king pieces of each side, with a set
+//! and its colour mirror (KQK and KKQ) one tier, named and numbered by the canonical
+//! orientation (white has more, or at equal counts stronger, pieces). A tier's number
+//! packs both sides' pieces (two base-6 digits per side, strongest first), so a tier's
 //! children (one piece captured, or a pawn promoted) are computed from the number
-//! alone. Variants are named by the colour-canonical orientation (white has more, or
-//! at equal counts stronger, pieces: KQK, not KKQ); tiers below them keep the real
-//! colours (KQKR leads to KKR), see the crate docs for why.
+//! alone. Positions of both orientations live in the tier (`index.rs`), and the colour
+//! flip is one of the symmetries `canonical_position` merges, so a set and its mirror
+//! are solved once, as the Tier Gamesman seed suggests for KQk and Kkq.
 //!
 //! This file must not know squares, moves or position numbers.
 
@@ -62,13 +64,14 @@ impl Material {
         }
     }
 
-    /// Whether swapping colours gives the same set (KK, KQKQ): such a tier holds both
-    /// orientations of its positions.
+    /// Whether swapping colours gives the same set (KK, KQKQ): its tier needs no
+    /// second orientation, the colour flip maps its positions among themselves.
     pub fn self_twin(&self) -> bool {
         self.sides[0] == self.sides[1]
     }
 
-    /// The tier number (of this orientation; callers pass canonical sets).
+    /// The number of this orientation's packing; the tier of a set is the number of its
+    /// canonical orientation (`canonical().tier()`).
     pub fn tier(&self) -> u64 {
         let side = |s: &[u8]| s.iter().fold(0u64, |a, &k| a * 6 + k as u64);
         // pad to SIDE_SLOTS digits so "Q" and "QR" differ
@@ -158,13 +161,33 @@ impl Material {
         out
     }
 
-    /// Every canonical set reachable from this one by captures and promotions,
+    /// The tiers (canonical sets) one move can lead to from a position of this set in
+    /// either orientation: the children of one orientation, each in canonical form
+    /// (the other orientation's children are their mirrors).
+    pub fn tier_children(&self) -> Vec<Material> {
+        let mut out: Vec<Material> = self
+            .children()
+            .into_iter()
+            .map(Material::canonical)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The tier of a tier number: a set in canonical orientation, `None` for a number
+    /// that is not one.
+    pub fn of_tier(t: u64) -> Option<Self> {
+        Self::from_tier(t).filter(Material::is_canonical)
+    }
+
+    /// Every tier (canonical set) reachable from this one by captures and promotions,
     /// this one included.
     pub fn closure(&self) -> Vec<Material> {
-        let mut seen = vec![self.clone()];
+        let mut seen = vec![self.clone().canonical()];
         let mut i = 0;
         while i < seen.len() {
-            for c in seen[i].children() {
+            for c in seen[i].tier_children() {
                 if !seen.contains(&c) {
                     seen.push(c);
                 }

@@ -77,16 +77,18 @@ fn fen_round_trip_and_captures() {
     let p = chess.text_to_position(text).unwrap();
     assert_eq!(chess.tier_name(p.tier), "KQKR");
     assert_eq!(chess.position_to_text(p), text);
-    // Black's rook takes the queen: the child is in tier KKR, in real colours.
+    // Black's rook takes the queen: the child is a KKR board in real colours, in the
+    // tier of its colour class, KRK.
     let before = chess
         .text_to_position("8/8/8/4k3/8/8/8/4KQ1r b - - 0 1")
         .unwrap();
     let after = chess.do_move(before, chess.text_to_move(before, "h1f1").unwrap());
-    assert_eq!(chess.tier_name(after.tier), "KKR");
+    assert_eq!(chess.tier_name(after.tier), "KRK");
     assert_eq!(
         chess.position_to_text(after),
         "8/8/8/4k3/8/8/8/4Kr2 w - - 0 1"
     );
+    assert_eq!(Material::of(&chess.board(after)).name(), "KKR");
     assert!(chess
         .text_to_position("8/8/8/4k3/8/8/8/4KQ2 w KQ - 0 1")
         .is_err());
@@ -99,7 +101,22 @@ fn fen_round_trip_and_captures() {
 fn tiers_and_symmetry() {
     let chess = Chess::new_for_tests("KQKR");
     let names: Vec<String> = chess.tiers.iter().map(|m| m.name()).collect();
-    assert_eq!(names, ["KQKR", "KKR", "KQK", "KK"]);
+    assert_eq!(names, ["KQKR", "KQK", "KRK", "KK"]);
+    // a set and its colour mirror are one tier: KQKQ reaches KQK whichever side
+    // captures, and KKQ is no tier of its own
+    let kqkq = Chess::new_for_tests("KQKQ");
+    let names: Vec<String> = kqkq.tiers.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["KQKQ", "KQK", "KK"]);
+    let sizes: Vec<u64> = kqkq
+        .tiers
+        .iter()
+        .map(|m| kqkq.tier_size(Tier(m.tier())))
+        .collect();
+    // KQK holds both orientations; KQKQ and KK are their own mirrors
+    assert_eq!(
+        sizes,
+        [2 * 64u64.pow(4), 2 * 2 * 64u64.pow(3), 2 * 64u64.pow(2)]
+    );
     let kpk = Chess::new_for_tests("KPK");
     let mut names: Vec<String> = kpk.tiers.iter().map(|m| m.name()).collect();
     names.sort();
@@ -122,10 +139,26 @@ fn tiers_and_symmetry() {
     for sym in 0..8 {
         assert_eq!(index::canonical(&board.transform(sym)), a);
     }
+    // The colour flip (colours swapped, ranks mirrored, the other side to move) is a
+    // symmetry too: Ke1 Qf1 against ke5 with white to move is ke8 qf8 against Ke4 with
+    // black to move, and a KKQ board shares its KQK class.
+    let mirrored = kqk
+        .text_to_position("4kq2/8/8/8/4K3/8/8/8 b - - 0 1")
+        .unwrap();
+    assert_eq!(kqk.tier_name(mirrored.tier), "KQK");
+    assert_ne!(
+        mirrored,
+        kqk.text_to_position("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1")
+            .unwrap()
+    );
+    assert_eq!(kqk.canonical_position(mirrored), a);
     let pawn = fen::parse("8/8/8/4k3/8/8/2P5/4K3 w - - 0 1").unwrap();
     let c = index::canonical(&pawn);
     assert_eq!(index::canonical(&pawn.transform(1)), c);
     assert_ne!(index::canonical(&pawn.transform(2)), c);
+    assert_eq!(index::canonical(&pawn.flip_colours()), c);
+    assert_eq!(index::canonical(&pawn.flip_colours().transform(1)), c);
+    assert_ne!(index::canonical(&pawn.flip_colours().transform(2)), c);
 }
 
 /// Every undo move's parent has the position (up to symmetry) as a child, and every
@@ -280,7 +313,8 @@ fn en_passant() {
     );
     // the capture removes the pawn that passed e3
     let taken = chess.do_move(with_right, chess.text_to_move(with_right, "dxe3").unwrap());
-    assert_eq!(chess.tier_name(taken.tier), "KKP");
+    assert_eq!(chess.tier_name(taken.tier), "KPK");
+    assert_eq!(Material::of(&chess.board(taken)).name(), "KKP");
     assert_eq!(
         chess.position_to_text(taken),
         "k7/8/8/8/8/4p3/8/K7 w - - 0 1"

@@ -46,7 +46,8 @@
 //! plies, a loss in N moves with the loser to move is 2N plies.
 
 use chess::board::*;
-use chess::{movegen, Chess};
+use chess::tiers::Material;
+use chess::{index, movegen, Chess};
 use gamesman_host::db::{self, Database, GameKey};
 use gamesman_host::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
@@ -107,10 +108,12 @@ impl Stats {
     }
 }
 
+/// Counts over the numbers of the variant's own orientation (white has the piece); the
+/// tier's other half, the colour-mirrored positions, holds the same games again.
 fn stats(chess: &Chess, db: &dyn Database, stm: u8) -> Stats {
     let tier = Tier(chess.root.tier());
     let mut s = Stats::default();
-    for i in (stm as u64..chess.tier_size(tier)).step_by(2) {
+    for i in (stm as u64..index::orientation_size(&chess.root)).step_by(2) {
         let p = TierPosition::new(tier, i);
         if !chess.is_legal(p) {
             continue;
@@ -191,7 +194,7 @@ fn kqk_black_non_losses_are_stalemates_or_queen_captures() {
     let (chess, db) = solve("KQK");
     let tier = Tier(chess.root.tier());
     let (mut stalemates, mut captures) = (0, 0);
-    for i in (1..chess.tier_size(tier)).step_by(2) {
+    for i in (1..index::orientation_size(&chess.root)).step_by(2) {
         let p = TierPosition::new(tier, i);
         if !chess.is_legal(p) {
             continue;
@@ -215,6 +218,116 @@ fn kqk_black_non_losses_are_stalemates_or_queen_captures() {
         }
     }
     assert_eq!((stalemates, captures), (872, 22_176));
+}
+
+/// Checks that every legal position among numbers `start, start + step, ...` of `tier`
+/// has the value its moves give, looking every position up through its canonical
+/// form. Returns how many were checked in each half of the tier (for a tier that is
+/// not its own colour mirror: white stronger, black stronger) and how many captures
+/// by white and by black into a smaller tier were among the moves.
+fn check_against_moves(
+    chess: &Chess,
+    db: &dyn Database,
+    tier: Tier,
+    step: u64,
+) -> ([u64; 2], [u64; 2]) {
+    let half = index::orientation_size(&Material::of_tier(tier.0).unwrap());
+    let lookup = |p: TierPosition| {
+        let r = db
+            .lookup(chess.canonical_position(p))
+            .unwrap()
+            .expect("stored");
+        (r.value, r.remoteness)
+    };
+    let (mut checked, mut captures) = ([0u64; 2], [0u64; 2]);
+    for i in (0..chess.tier_size(tier)).step_by(step as usize) {
+        let p = TierPosition::new(tier, i);
+        if !chess.is_legal(p) {
+            continue;
+        }
+        let b = chess.board(p);
+        let mut moves = Vec::new();
+        movegen::legal_moves(&b, &mut moves);
+        let (v, r) = lookup(p);
+        let at = chess.position_to_text(p);
+        checked[(i >= half) as usize] += 1;
+        if moves.is_empty() {
+            let mate = movegen::in_check(&b, b.stm);
+            let expected = if mate { Value::LOSE } else { Value::TIE };
+            assert_eq!((v, r), (expected, 0), "{at}");
+            continue;
+        }
+        let mut kids = Vec::new();
+        for &m in &moves {
+            let c = chess.position(&movegen::apply(&b, m));
+            if c.tier != tier {
+                captures[b.stm as usize] += 1;
+            }
+            kids.push(lookup(c));
+        }
+        let losing = kids
+            .iter()
+            .filter(|k| k.0 == Value::LOSE)
+            .map(|k| k.1)
+            .min();
+        if let Some(l) = losing {
+            assert_eq!((v, r), (Value::WIN, l + 1), "{at}");
+        } else if kids.iter().all(|k| k.0 == Value::WIN) {
+            let longest = kids.iter().map(|k| k.1).max().unwrap();
+            assert_eq!((v, r), (Value::LOSE, longest + 1), "{at}");
+        } else {
+            assert!(
+                kids.iter().any(|k| k.0 == v),
+                "{at}: {v:?} not among {kids:?}"
+            );
+            assert!(v == Value::TIE || v == Value::DRAW, "{at}: {v:?}");
+        }
+    }
+    (checked, captures)
+}
+
+/// KQK and KKQ are one tier. Every legal position of both orientations (the solver
+/// visits only canonical ones, white stronger) has the value its moves give: a move
+/// keeps real colours, so a KKQ board's children are KKQ (or KK) boards, looked up
+/// through their mirrored canonical positions.
+#[test]
+fn both_colour_orientations_agree_with_their_moves() {
+    let (chess, db) = solve("KQK");
+    let tier = Tier(chess.root.tier());
+    assert_eq!(
+        chess.tier_size(tier),
+        2 * index::orientation_size(&chess.root)
+    );
+    let (checked, _) = check_against_moves(&chess, db.as_ref(), tier, 1);
+    // every legal placement with either side to move, in each orientation: 144,508
+    // with the queen's side to move and 223,944 with the lone king's
+    assert_eq!(checked, [368_452, 368_452]);
+    // a real KKQ position has the value of its mirror: the longest KQK win
+    assert_eq!(
+        record(&chess, db.as_ref(), "k7/1q6/8/8/5K2/8/8/8 b - - 0 1"),
+        (Value::WIN, 19)
+    );
+}
+
+/// KQKQ is its own colour mirror: white taking the queen leads to KQK with black to
+/// move, black taking it to KKQ with white to move, and both are stored as KQK
+/// positions. A spread of KQKQ positions, where both sides capture, has the values
+/// their moves give.
+#[test]
+fn a_self_mirrored_tier_reaches_its_child_from_both_sides() {
+    let (chess, db) = solve("KQKQ");
+    let names: Vec<String> = chess.tiers.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["KQKQ", "KQK", "KK"]);
+    let tier = Tier(chess.root.tier());
+    let (checked, captures) = check_against_moves(&chess, db.as_ref(), tier, 101);
+    assert_eq!(checked, [177_258, 0]);
+    assert!(captures[0] > 10_000 && captures[1] > 10_000, "{captures:?}");
+    // the same placement with colours swapped and the other side to move (ranks
+    // mirrored) has the same value
+    let a = record(&chess, db.as_ref(), "8/8/8/k6K/8/8/1q4Q1/8 w - - 0 1");
+    let b = record(&chess, db.as_ref(), "8/1Q4q1/8/8/K6k/8/8/8 b - - 0 1");
+    assert_eq!(a, b);
+    assert_eq!(a, (Value::WIN, 13));
 }
 
 #[test]
