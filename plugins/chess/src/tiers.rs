@@ -38,14 +38,12 @@ impl Material {
         self.sides[0].len() + self.sides[1].len()
     }
 
-    /// A side's strength key: more pieces first, then stronger pieces (lower kinds).
-    fn key(side: &[u8]) -> (usize, Vec<i8>) {
-        (side.len(), side.iter().map(|&k| -(k as i8)).collect())
-    }
-
-    /// Whether this orientation is the tier's (white at least as strong as black).
+    /// Whether this orientation is the tier's: white has more pieces, or as many and
+    /// at least as strong ones (kinds compare lower for stronger pieces, strongest
+    /// first). Runs for every position canonicalised, so it does not allocate.
     pub fn is_canonical(&self) -> bool {
-        Self::key(&self.sides[0]) >= Self::key(&self.sides[1])
+        let [w, b] = &self.sides;
+        w.len() > b.len() || (w.len() == b.len() && w <= b)
     }
 
     /// The same set with colours swapped.

@@ -10,8 +10,10 @@ mod common;
 use common::{built, failing_checks, validate_plugin};
 use std::path::Path;
 
-/// Above this many positions a variant is only sampled.
-const EXHAUSTIVE_UP_TO: u64 = 1_000_000;
+/// Above this many positions a variant is only sampled. Chess's 3-piece variants
+/// (KQK, KRK: 1,056,768 numbers with both colour orientations and KK) stay under it,
+/// as the chess issue asks for their exhaustive validation; about 50 s each here.
+const EXHAUSTIVE_UP_TO: u64 = 1_100_000;
 /// Positions per tier in the sampled runs.
 const SAMPLE: &str = "300";
 
