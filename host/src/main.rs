@@ -149,12 +149,13 @@ fn solve(
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     let db = db::open(resource, &game_key(game))?;
+    let n = rayon::current_num_threads();
     log::info!(
-        "solving {} ({}) into {} with {} threads",
+        "solving {} ({}) into {} with {n} thread{}",
         game.module_name(),
         game.variant(),
         db.describe(),
-        rayon::current_num_threads()
+        if n == 1 { "" } else { "s" }
     );
     let progress = progress::for_stderr();
     let report = solver::solve(

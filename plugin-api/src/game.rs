@@ -286,7 +286,11 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
 
     /// The canonical representative of `p`'s symmetry class, in the same tier. Only
-    /// called when `has_symmetry`. Default: `p` itself.
+    /// called when `has_symmetry`. Default: `p` itself. Every position of a class
+    /// must have the same value for its player to move. A symmetry may swap which
+    /// player that is (chess's colour flip) only in a game without go-again and
+    /// WinBy, where the solver inverts every child's value; with either, the class
+    /// must keep the player to move, as `turn` and WinBy's sign depend on it.
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
         p
     }
