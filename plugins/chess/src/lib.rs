@@ -16,8 +16,8 @@
 //! - Positions (`index.rs`): orientation, side to move and piece squares, densely;
 //!   illegal placements are marked by `is_legal`. KPKP, the only set here with pawns
 //!   of both colours, has 131,072 more numbers for positions where the side to move
-//!   may take en passant. Board symmetry through `canonical_position`: 8-fold without pawns,
-//!   left-right with pawns; each combined with the colour flip.
+//!   may take en passant. Board symmetry through `canonical_position`: 8-fold
+//!   without pawns, left-right with pawns; each combined with the colour flip.
 //! - Rules (`movegen.rs`): no castling (positions carry no rights). En passant: a
 //!   double step next to an enemy pawn gives a right to take en passant on the next
 //!   move only when that capture is legal; the right is part of the position (its own
@@ -290,7 +290,7 @@ impl Game for Chess {
         if !self.tiers.contains(&m.clone().canonical()) {
             return Err(format!(
                 "material {} is not part of variant {}",
-                Material::of(&b).name(),
+                m.name(),
                 self.root.name()
             ));
         }

@@ -154,13 +154,18 @@ fn stats(chess: &Chess, db: &dyn Database, stm: u8) -> Stats {
     s
 }
 
-fn record(chess: &Chess, db: &dyn Database, fen: &str) -> (Value, u32) {
-    let p = chess.text_to_position(fen).unwrap();
+/// The stored value and remoteness of a position, looked up by its canonical form.
+fn lookup(chess: &Chess, db: &dyn Database, p: TierPosition) -> (Value, u32) {
     let r = db
         .lookup(chess.canonical_position(p))
         .unwrap()
         .expect("stored");
     (r.value, r.remoteness)
+}
+
+/// The stored value and remoteness of a FEN position.
+fn record(chess: &Chess, db: &dyn Database, fen: &str) -> (Value, u32) {
+    lookup(chess, db, chess.text_to_position(fen).unwrap())
 }
 
 #[test]
@@ -206,12 +211,12 @@ fn kqk_black_non_losses_are_stalemates_or_queen_captures() {
         if !chess.is_legal(p) {
             continue;
         }
-        let r = db.lookup(chess.canonical_position(p)).unwrap().unwrap();
+        let (value, _) = lookup(&chess, db.as_ref(), p);
         let b = chess.board(p);
         let mut moves = Vec::new();
         movegen::legal_moves(&b, &mut moves);
         let takes_queen = moves.iter().any(|m| b.at(m.to).is_some());
-        match r.value {
+        match value {
             Value::LOSE => assert!(!takes_queen),
             Value::TIE => {
                 assert!(moves.is_empty() && !movegen::in_check(&b, BLACK));
@@ -227,7 +232,7 @@ fn kqk_black_non_losses_are_stalemates_or_queen_captures() {
     assert_eq!((stalemates, captures), (872, 22_176));
 }
 
-/// Checks that every legal position among numbers `start, start + step, ...` of `tier`
+/// Checks that every legal position among numbers `0, step, 2 step, ...` of `tier`
 /// has the value its moves give, looking every position up through its canonical
 /// form. Returns how many were checked in each half of the tier (for a tier that is
 /// not its own colour mirror: white stronger, black stronger) and how many captures
@@ -239,13 +244,6 @@ fn check_against_moves(
     step: u64,
 ) -> ([u64; 2], [u64; 2]) {
     let half = index::orientation_size(&Material::of_tier(tier.0).unwrap());
-    let lookup = |p: TierPosition| {
-        let r = db
-            .lookup(chess.canonical_position(p))
-            .unwrap()
-            .expect("stored");
-        (r.value, r.remoteness)
-    };
     let (mut checked, mut captures) = ([0u64; 2], [0u64; 2]);
     for i in (0..chess.tier_size(tier)).step_by(step as usize) {
         let p = TierPosition::new(tier, i);
@@ -255,7 +253,7 @@ fn check_against_moves(
         let b = chess.board(p);
         let mut moves = Vec::new();
         movegen::legal_moves(&b, &mut moves);
-        let (v, r) = lookup(p);
+        let (v, r) = lookup(chess, db, p);
         let at = chess.position_to_text(p);
         checked[(i >= half) as usize] += 1;
         if moves.is_empty() {
@@ -270,7 +268,7 @@ fn check_against_moves(
             if c.tier != tier {
                 captures[b.stm as usize] += 1;
             }
-            kids.push(lookup(c));
+            kids.push(lookup(chess, db, c));
         }
         let losing = kids
             .iter()
