@@ -129,6 +129,12 @@ impl GameHandle {
         self.inner.props.supports_winby
     }
 
+    /// Whether the module gives undo moves; a forward-only module does not, and the
+    /// solver builds its parents by expanding positions forward.
+    pub fn has_undo_moves(&self) -> bool {
+        self.inner.game.has_undo_moves()
+    }
+
     /// The raw stable-ABI object, for batch calls.
     pub fn raw(&self) -> &GameBox {
         &self.inner.game

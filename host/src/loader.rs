@@ -6,7 +6,7 @@
 //! process). This file must not call into a game beyond metadata and construction.
 
 use crate::game::GameHandle;
-use abi_stable::library::{lib_header_from_path, LibraryError, RootModule};
+use abi_stable::library::{lib_header_from_path, LibraryError};
 use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -118,7 +118,7 @@ impl std::fmt::Debug for Module {
 
 /// The plugin-api version this host was built with.
 pub fn host_api_version() -> String {
-    GameModuleRef::VERSION_STRINGS.version.to_string()
+    gamesman_plugin_api::ffi::API_VERSION.to_string()
 }
 
 /// Where a bare module name is looked for: next to the running `host` binary (and, for
@@ -212,15 +212,15 @@ fn classify(path: &Path, e: LibraryError) -> LoadError {
             reason: err.to_string(),
         },
         LibraryError::GetSymbolError { .. } => LoadError::NotAModule { path },
-        LibraryError::IncompatibleVersionNumber {
-            expected_version,
-            actual_version,
-            ..
-        } => LoadError::IncompatibleVersion {
-            path,
-            module_version: actual_version.to_string(),
-            host_version: expected_version.to_string(),
-        },
+        // abi_stable compares the fixed ABI line (`ffi::ABI_LINE`); the user is told
+        // the real crate versions.
+        LibraryError::IncompatibleVersionNumber { actual_version, .. } => {
+            LoadError::IncompatibleVersion {
+                path,
+                module_version: actual_version.to_string(),
+                host_version: host_api_version(),
+            }
+        }
         LibraryError::ParseVersionError(v) => LoadError::IncompatibleVersion {
             path,
             module_version: format!("(unreadable: {v})"),

@@ -111,6 +111,29 @@ fn to_ffi_properties(p: &Properties) -> FfiProperties {
 pub struct Adapter<G: Game> {
     game: G,
     props: FfiProperties,
+    /// Whether the module implements undo moves (probed once at construction).
+    has_undo: bool,
+}
+
+/// Whether `game` implements `generate_undo_moves_to_tier`: the trait's default marks
+/// its list unsupported. A module that panics here is taken to have undo moves, so the
+/// panic is reported where the host first uses them.
+fn probe_undo_moves<G: Game>(game: &G, props: &FfiProperties) -> bool {
+    catch_unwind(AssertUnwindSafe(|| {
+        let p = game.initial_position();
+        let mut buf = vec![UndoMove::default(); props.max_undo_moves as usize];
+        let mut list = List::new(&mut buf);
+        game.generate_undo_moves_to_tier(p, p.tier, &mut list);
+        !list.is_unsupported()
+    }))
+    .unwrap_or(true)
+}
+
+fn unsupported_undo(p: TierPosition) -> CallError {
+    err(
+        CallErrorKind::UNSUPPORTED,
+        format!("the module gives no undo moves (it is forward-only), asked at position {p}"),
+    )
 }
 
 impl<G: Game> Adapter<G> {
@@ -410,6 +433,9 @@ impl<G: Game> FfiGame for Adapter<G> {
                 "generate_undo_moves_to_tier",
                 self.game.generate_undo_moves_to_tier(p, tier, &mut list)
             );
+            if list.is_unsupported() {
+                return Err(unsupported_undo(p));
+            }
             if list.overflowed() {
                 return Err(self.overflow(
                     "generate_undo_moves_to_tier",
@@ -560,6 +586,9 @@ impl<G: Game> FfiGame for Adapter<G> {
                     let mut list = List::new(&mut undo);
                     self.game
                         .generate_undo_moves_to_tier(cp, parent_tier, &mut list);
+                    if list.is_unsupported() {
+                        return Err(unsupported_undo(cp));
+                    }
                     if list.overflowed() {
                         return Err(self.overflow("generate_undo_moves_to_tier", cp, cap as u32));
                     }
@@ -615,6 +644,10 @@ impl<G: Game> FfiGame for Adapter<G> {
             Ok(())
         })
     }
+
+    fn has_undo_moves(&self) -> bool {
+        self.has_undo
+    }
 }
 
 /// The module's metadata in its boundary form.
@@ -630,7 +663,7 @@ pub fn module_info<G: Game>() -> FfiModuleInfo {
                 description: v.description.into(),
             })
             .collect::<RVec<_>>(),
-        api_version: env!("CARGO_PKG_VERSION").into(),
+        api_version: crate::ffi::API_VERSION.into(),
     }
 }
 
@@ -646,7 +679,15 @@ pub fn new_game<G: Game>(variant: &str) -> CallResult<GameBox> {
         };
         let game = G::new(&name).map_err(|e| err(CallErrorKind::BAD_VARIANT, e))?;
         let props = to_ffi_properties(&game.properties());
-        Ok(FfiGame_TO::from_value(Adapter { game, props }, TD_Opaque))
+        let has_undo = probe_undo_moves(&game, &props);
+        Ok(FfiGame_TO::from_value(
+            Adapter {
+                game,
+                props,
+                has_undo,
+            },
+            TD_Opaque,
+        ))
     })
 }
 

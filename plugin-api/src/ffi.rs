@@ -15,16 +15,24 @@ use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
 use abi_stable::{
     declare_root_module_statics,
     library::RootModule,
-    package_version_strings, sabi_trait,
+    sabi_trait,
     sabi_types::VersionStrings,
     std_types::{RBox, RResult, RSlice, RSliceMut, RStr, RString, RVec},
     StableAbi,
 };
 
-/// The ABI generation. Bumped on any change to the types in this file; a host refuses
-/// plugins of another generation (abi_stable also checks the crate version and every
-/// type's layout).
+/// The ABI generation. Bumped only on a breaking change to the types in this file,
+/// which we do not make: the ABI grows append-only (new `FfiGame` methods after the
+/// prefix, each with a default). A host refuses plugins of another generation.
 pub const ABI_VERSION: u32 = 1;
+
+/// The version every plugin and host of ABI generation 1 announce to abi_stable's
+/// load-time check. Fixed, because abi_stable refuses a 0.x plugin whose patch version
+/// is older than the host's; the real crate version travels in `FfiModuleInfo`.
+pub const ABI_LINE: &str = "0.1.0";
+
+/// The plugin-api crate version (shown by `host info`; a module reports its own).
+pub const API_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Why a call into a module failed.
 #[repr(transparent)]
@@ -43,6 +51,9 @@ impl CallErrorKind {
     pub const BAD_INPUT: CallErrorKind = CallErrorKind(4);
     /// The variant name is not one the module offers.
     pub const BAD_VARIANT: CallErrorKind = CallErrorKind(5);
+    /// The module does not implement the function (plugin-api 0.1.1: undo moves of a
+    /// forward-only module).
+    pub const UNSUPPORTED: CallErrorKind = CallErrorKind(6);
 }
 
 /// An error from a call into a module: its kind and a message for the user.
@@ -216,6 +227,19 @@ pub trait FfiGame: Send + Sync {
         children: RSliceMut<'_, TierPosition>,
         counts: RSliceMut<'_, u32>,
     ) -> CallResult<()>;
+
+    // ---- appended in plugin-api 0.1.1 ----------------------------------------------
+    // Everything below the prefix is optional in the vtable: a module built against an
+    // earlier plugin-api lacks it, and the host then runs the default body written here.
+    // Append only, always with a default that is right for the older modules.
+
+    /// Whether the module gives undo moves (`generate_undo_moves_to_tier`,
+    /// `undo_move`). `false` for a forward-only module, whose parents the host builds
+    /// by expanding positions forward. Default (modules before 0.1.1, which had to
+    /// give undo moves): `true`.
+    fn has_undo_moves(&self) -> bool {
+        true
+    }
 }
 
 /// The game object as the host holds it.
@@ -240,5 +264,5 @@ impl RootModule for GameModuleRef {
     declare_root_module_statics! {GameModuleRef}
     const BASE_NAME: &'static str = "gamesman_module";
     const NAME: &'static str = "gamesman_module";
-    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(ABI_LINE);
 }

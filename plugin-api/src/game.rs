@@ -72,6 +72,7 @@ pub struct List<'a, T> {
     buf: &'a mut [T],
     len: usize,
     overflowed: bool,
+    unsupported: bool,
 }
 
 impl<'a, T: Copy> List<'a, T> {
@@ -81,6 +82,7 @@ impl<'a, T: Copy> List<'a, T> {
             buf,
             len: 0,
             overflowed: false,
+            unsupported: false,
         }
     }
 
@@ -119,6 +121,19 @@ impl<'a, T: Copy> List<'a, T> {
     pub fn clear(&mut self) {
         self.len = 0;
         self.overflowed = false;
+        self.unsupported = false;
+    }
+
+    /// Says that the function filling this list is not implemented by the module (the
+    /// default `generate_undo_moves_to_tier` does this). The host then builds what it
+    /// needs another way (parents from forward moves). Modules rarely call it.
+    pub fn mark_unsupported(&mut self) {
+        self.unsupported = true;
+    }
+
+    /// Whether the function filling this list said it is not implemented.
+    pub fn is_unsupported(&self) -> bool {
+        self.unsupported
     }
 }
 
@@ -240,15 +255,27 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Writes the undo moves that lead from `p` back to positions in `tier` (only
     /// parents that are legal, not primitive, and have `p` as a child). Returns nothing
     /// for a tier that is not a parent of `p`'s tier.
+    ///
+    /// Optional. Default: none, and the module is *forward-only*: the host finds every
+    /// position's parents itself by expanding the tier's positions forward
+    /// (`generate_moves` and `do_move`), which costs memory for the reverse graph (about
+    /// 4 bytes per move plus 4 per child position) but no undo-move code. A module that
+    /// implements this must also implement `undo_move`.
     fn generate_undo_moves_to_tier(
         &self,
-        p: TierPosition,
-        tier: Tier,
+        _p: TierPosition,
+        _tier: Tier,
         undo: &mut List<'_, UndoMove>,
-    );
+    ) {
+        undo.mark_unsupported();
+    }
 
-    /// The parent position reached by undoing `u` at `p` (`gUnDoMove`).
-    fn undo_move(&self, p: TierPosition, u: UndoMove) -> TierPosition;
+    /// The parent position reached by undoing `u` at `p` (`gUnDoMove`). Optional with
+    /// `generate_undo_moves_to_tier`; the default is never called by the host (a
+    /// forward-only module hands out no undo moves) and returns `p`.
+    fn undo_move(&self, p: TierPosition, _u: UndoMove) -> TierPosition {
+        p
+    }
 
     /// A readable tier name (`gTierToString`). Default: the tier number.
     fn tier_name(&self, tier: Tier) -> String {
