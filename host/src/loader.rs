@@ -5,6 +5,7 @@
 //! the debug log only. Modules are never unloaded (abi_stable keeps them for the
 //! process). This file must not call into a game beyond metadata and construction.
 
+use crate::compat::{self, Refusal};
 use crate::game::GameHandle;
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
@@ -175,8 +176,11 @@ pub fn load(spec: &str) -> Result<Module, LoadError> {
 pub fn load_path(path: &Path) -> Result<Module, LoadError> {
     let path = path.to_path_buf();
     let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
-    let root = header
-        .init_root_module::<GameModuleRef>()
+    compat::check(header).map_err(|r| refused(&path, r))?;
+    // SAFETY: `compat::check` compared the module's layout with the host's and found
+    // them equal but for `FfiGame` methods appended after the module's plugin-api,
+    // which abi_stable's accessors report as absent (their defaults run).
+    let root = unsafe { header.init_root_module_with_unchecked_layout::<GameModuleRef>() }
         .map_err(|e| classify(&path, e))?;
     let abi = root.abi_version();
     if abi != ABI_VERSION {
@@ -201,6 +205,35 @@ pub fn load_path(path: &Path) -> Result<Module, LoadError> {
         info: Arc::new(info),
         root,
     })
+}
+
+fn refused(path: &Path, r: Refusal) -> LoadError {
+    let path = path.to_path_buf();
+    match r {
+        Refusal::Version { module } => LoadError::IncompatibleVersion {
+            path,
+            module_version: module,
+            host_version: host_api_version(),
+        },
+        Refusal::UnreadableVersion(v) => LoadError::IncompatibleVersion {
+            path,
+            module_version: format!("(unreadable: {v})"),
+            host_version: host_api_version(),
+        },
+        Refusal::Layout(report) => {
+            log::debug!("layout report for {}: {report}", path.display());
+            LoadError::IncompatibleLayout {
+                path,
+                detail: first_layout_error(&report),
+                host_version: host_api_version(),
+            }
+        }
+        Refusal::NoLayout => LoadError::IncompatibleLayout {
+            path,
+            detail: "it was built without layout information".into(),
+            host_version: host_api_version(),
+        },
+    }
 }
 
 fn classify(path: &Path, e: LibraryError) -> LoadError {

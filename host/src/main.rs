@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use gamesman_host::db::{self, Database, GameKey};
 use gamesman_host::play::{self, PlayOptions, Side};
+use gamesman_host::solver::parents::ParentMode;
 use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
 use std::io::IsTerminal;
@@ -49,6 +50,11 @@ enum Command {
         /// Solve every tier again, even those already stored.
         #[arg(long)]
         force: bool,
+        /// Where parents come from: the module's undo moves when it gives them (auto),
+        /// or a reverse graph built by expanding each tier forward (forward; needs more
+        /// memory, and checks a module's undo moves by comparison).
+        #[arg(long, value_enum, default_value_t = ParentsArg::Auto)]
+        parents: ParentsArg,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -106,6 +112,24 @@ enum Command {
     },
 }
 
+/// How the solver finds parents, as typed.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ParentsArg {
+    Auto,
+    Forward,
+    UndoMoves,
+}
+
+impl From<ParentsArg> for ParentMode {
+    fn from(p: ParentsArg) -> ParentMode {
+        match p {
+            ParentsArg::Auto => ParentMode::Auto,
+            ParentsArg::Forward => ParentMode::Forward,
+            ParentsArg::UndoMoves => ParentMode::UndoMoves,
+        }
+    }
+}
+
 /// Who plays a side, as typed.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum SideArg {
@@ -145,7 +169,7 @@ fn solve(
     game: &GameHandle,
     resource: &str,
     threads: Option<usize>,
-    force: bool,
+    options: &SolveOptions,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     let db = db::open(resource, &game_key(game))?;
@@ -158,12 +182,7 @@ fn solve(
         if n == 1 { "" } else { "s" }
     );
     let progress = progress::for_stderr();
-    let report = solver::solve(
-        game,
-        db.as_ref(),
-        &SolveOptions { force },
-        progress.as_ref(),
-    )?;
+    let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
     println!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
@@ -232,7 +251,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 print!("{}", info::info_text(&module, &game)?);
             }
         }
-        Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
+        Command::Solve {
+            db,
+            threads,
+            force,
+            parents,
+        } => solve(
+            &game,
+            &db,
+            threads,
+            &SolveOptions {
+                force,
+                parents: parents.into(),
+            },
+        )?,
         Command::Play {
             db,
             first,

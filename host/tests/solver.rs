@@ -384,6 +384,53 @@ fn random_loop_free_winby_matches_naive_minimax() {
     }
 }
 
+// ---- parents from a reverse graph -------------------------------------------------
+
+/// Every stored tier of a solve: values and WinBy margins.
+fn stored(game: &GameHandle, db: &dyn Database) -> Vec<(Vec<u16>, Option<Vec<i32>>)> {
+    let graph = TierGraph::discover(game).unwrap();
+    graph
+        .order
+        .iter()
+        .map(|n| {
+            let t = db.load_tier(&solver::meta_of(n)).unwrap();
+            (t.values.clone(), t.winby.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
+    use gamesman_host::solver::parents::ParentMode;
+    let mut rng = Rng(0xf00d_5eed_1234_4321);
+    for case in 0..240 {
+        // Alternating, go-again, puzzle and loopy WinBy games.
+        let (players, go_again, winby) = match case % 4 {
+            0 => (2, false, false),
+            1 => (2, true, false),
+            2 => (1, false, false),
+            _ => (2, false, true),
+        };
+        let g = random_graph(&mut rng, players, go_again, true, winby);
+        let name = format!("reverse{case}");
+        register(&name, g.clone());
+        let game = GameHandle::from_static::<GraphGame>(&name).unwrap();
+        let solve_with = |parents| {
+            let db = db::open("memory:", &key(&game)).unwrap();
+            let options = SolveOptions {
+                parents,
+                ..SolveOptions::default()
+            };
+            solver::solve(&game, db.as_ref(), &options, &Silent).unwrap();
+            stored(&game, db.as_ref())
+        };
+        let undo = solve_with(ParentMode::UndoMoves);
+        let forward = solve_with(ParentMode::Forward);
+        assert!(!undo.is_empty());
+        assert_eq!(undo, forward, "case {case}: {g:?}");
+    }
+}
+
 // ---- threads and damaged files ----------------------------------------------------
 
 fn all_records(game: &GameHandle, db: &dyn Database) -> Vec<Vec<u16>> {

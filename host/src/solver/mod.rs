@@ -8,6 +8,7 @@
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
 pub mod frontier;
+pub mod parents;
 pub mod retrograde;
 pub mod winby;
 
@@ -48,6 +49,17 @@ pub enum SolveError {
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
+    /// A forward-only tier whose reverse graph does not fit its 32-bit indices.
+    #[error("tier {tier} is too large for a reverse graph: {what}; give the module undo moves (generate_undo_moves_to_tier, undo_move) to solve it")]
+    GraphTooLarge {
+        /// The tier.
+        tier: Tier,
+        /// What overflowed.
+        what: String,
+    },
+    /// Undo moves were asked for, but the module gives none.
+    #[error("module '{0}' gives no undo moves (it is forward-only); solve it with --parents auto or forward")]
+    NoUndoMoves(String),
 }
 
 /// How to report a solve as it goes.
@@ -86,6 +98,8 @@ impl SolveProgress for Silent {
 pub struct SolveOptions {
     /// Forget what the database holds and solve every tier again.
     pub force: bool,
+    /// Where parents come from: undo moves, or a reverse graph built forward.
+    pub parents: parents::ParentMode,
 }
 
 /// What a solve did.
@@ -186,10 +200,10 @@ pub fn solve(
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
             nodes.into_iter().partition(|n| n.size >= BIG_TIER);
         if !small.is_empty() {
-            solve_group(game, db, &small, &mut cache, progress)?;
+            solve_group(game, db, &small, &mut cache, options, progress)?;
         }
         for node in big {
-            solve_group(game, db, &[node], &mut cache, progress)?;
+            solve_group(game, db, &[node], &mut cache, options, progress)?;
         }
     }
     progress.finish();
@@ -257,6 +271,7 @@ fn solve_group(
     db: &dyn Database,
     nodes: &[&TierNode],
     cache: &mut ChildCache<'_>,
+    options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
     let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
@@ -278,7 +293,9 @@ fn solve_group(
                 .into_iter()
                 .map(|(c, r)| ChildFrontier::new(c, r))
                 .collect();
-            let records = solve_one(game, node, &children, &|k| progress.advance(node, k))?;
+            let records = solve_one(game, node, &children, options.parents, &|k| {
+                progress.advance(node, k)
+            })?;
             drop(children);
             db.store_tier(&meta_of(node), &records)?;
             progress.tier_finished(node, t0.elapsed());
@@ -301,9 +318,10 @@ pub fn solve_one(
     game: &GameHandle,
     node: &TierNode,
     children: &[ChildFrontier],
+    mode: parents::ParentMode,
     tick: retrograde::Tick<'_>,
 ) -> Result<TierRecords, SolveError> {
-    let (mut records, state) = retrograde::solve_tier(game, node, children, tick)?;
+    let (mut records, state) = retrograde::solve_tier(game, node, children, mode, tick)?;
     if game.supports_winby() {
         records.winby = Some(winby::winby_pass(
             game,

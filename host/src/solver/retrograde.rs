@@ -15,6 +15,7 @@
 //! databases or presentation.
 
 use super::frontier::{ChildFrontier, OwnFrontier};
+use super::parents::{ParentMode, ParentSource, ReverseGraph};
 use super::SolveError;
 use crate::game::GameHandle;
 use crate::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
@@ -31,7 +32,7 @@ const DECIDED: u32 = u32::MAX - 1;
 /// Positions per scan call into the module.
 const SCAN_CHUNK: usize = 2048;
 /// Frontier positions per parents call into the module.
-const PARENT_CHUNK: usize = 512;
+pub const PARENT_CHUNK: usize = 512;
 
 /// How values flow from a child to a parent.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,9 +73,12 @@ pub struct TierState {
     pub children: Vec<AtomicU32>,
     /// The module's WinBy of positions without children (kept for WinBy).
     pub leaf_winby: Vec<std::sync::atomic::AtomicI32>,
+    /// Where parents come from (undo moves, or the tier's reverse graph).
+    pub parents: ParentSource,
 }
 
-fn atomics<T: Send>(n: usize, f: impl Fn() -> T + Sync + Send) -> Vec<T> {
+/// `n` values made by `f`, in parallel (large arrays of atomics).
+pub(super) fn atomics<T: Send>(n: usize, f: impl Fn() -> T + Sync + Send) -> Vec<T> {
     (0..n).into_par_iter().map(|_| f()).collect()
 }
 
@@ -103,6 +107,7 @@ pub fn solve_tier(
     game: &GameHandle,
     node: &TierNode,
     children: &[ChildFrontier],
+    mode: ParentMode,
     tick: Tick<'_>,
 ) -> Result<(TierRecords, TierState), SolveError> {
     let flow = Flow::of(game);
@@ -128,13 +133,18 @@ pub fn solve_tier(
         } else {
             Vec::new()
         },
+        parents: ParentSource::UndoMoves,
     };
 
     let mut wl = OwnFrontier::default();
     let mut ties = OwnFrontier::default();
-    let (decided_wl, decided_tie) = scan(game, node, &state, tick)?;
+    let (decided_wl, decided_tie, edges) = scan(game, node, &state, tick)?;
     wl.push(0, decided_wl);
     ties.push(0, decided_tie);
+    let mut state = state;
+    if use_graph(game, mode)? {
+        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges)?);
+    }
 
     // Wins and losses level by level, then ties once every win and loss is known.
     run_levels(game, node, &state, flow, children, &mut wl, Phase::WinLose)?;
@@ -157,7 +167,6 @@ pub fn solve_tier(
         .par_iter()
         .zip(state.records.par_iter())
         .for_each(|(&v, rec)| rec.store(v, Relaxed));
-    let mut state = state;
     state.counters = Vec::new();
     Ok((
         TierRecords {
@@ -175,20 +184,21 @@ fn scan(
     node: &TierNode,
     state: &TierState,
     tick: Tick<'_>,
-) -> Result<(Vec<u64>, Vec<u64>), SolveError> {
+) -> Result<(Vec<u64>, Vec<u64>, u64), SolveError> {
     let n = state.counters.len();
     let chunks = n.div_ceil(SCAN_CHUNK);
-    let parts: Vec<(Vec<u64>, Vec<u64>)> = (0..chunks)
+    let parts: Vec<(Vec<u64>, Vec<u64>, u64)> = (0..chunks)
         .into_par_iter()
         .map_init(
             || vec![ScanRecord::default(); SCAN_CHUNK],
-            |buf, c| -> Result<(Vec<u64>, Vec<u64>), SolveError> {
+            |buf, c| -> Result<(Vec<u64>, Vec<u64>, u64), SolveError> {
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
                 game.scan_batch(node.tier, first as u64, out)?;
                 let mut wl = Vec::new();
                 let mut tie = Vec::new();
+                let mut edges = 0u64;
                 for (k, s) in out.iter().enumerate() {
                     let i = first + k;
                     if s.value == ScanRecord::SKIP {
@@ -225,21 +235,74 @@ fn scan(
                                 wl.push(i as u64);
                             }
                         }
-                        None => state.counters[i].store(s.children, Relaxed),
+                        None => {
+                            state.counters[i].store(s.children, Relaxed);
+                            edges += s.children as u64;
+                        }
                     }
                 }
                 tick(len as u64);
-                Ok((wl, tie))
+                Ok((wl, tie, edges))
             },
         )
         .collect::<Result<_, _>>()?;
     let mut wl = Vec::new();
     let mut tie = Vec::new();
-    for (a, b) in parts {
+    let mut edges = 0;
+    for (a, b, e) in parts {
         wl.extend(a);
         tie.extend(b);
+        edges += e;
     }
-    Ok((wl, tie))
+    Ok((wl, tie, edges))
+}
+
+/// Whether this solve builds a reverse graph instead of calling undo moves.
+fn use_graph(game: &GameHandle, mode: ParentMode) -> Result<bool, SolveError> {
+    match mode {
+        ParentMode::Forward => Ok(true),
+        ParentMode::Auto => Ok(!game.has_undo_moves()),
+        ParentMode::UndoMoves if game.has_undo_moves() => Ok(false),
+        ParentMode::UndoMoves => Err(SolveError::NoUndoMoves(game.module_name().to_string())),
+    }
+}
+
+/// Builds the tier's reverse graph from its undecided positions (`edges` of them in
+/// all, counted by the scan), logging what it costs.
+fn build_graph(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    edges: u64,
+) -> Result<ReverseGraph, SolveError> {
+    let mut child_tiers = Vec::with_capacity(node.children.len() + 1);
+    for &c in &node.children {
+        child_tiers.push((c, game.tier_size(c)?));
+    }
+    if node.loopy {
+        child_tiers.push((node.tier, node.size));
+    }
+    let child_positions: u64 = child_tiers.iter().map(|&(_, s)| s + 1).sum();
+    let estimate = super::parents::graph_bytes(edges, child_positions);
+    log::info!(
+        "tier {} ({}): reverse graph of {} moves, about {} MB",
+        node.tier,
+        node.name,
+        edges,
+        estimate.div_ceil(1 << 20)
+    );
+    let inner = |i: u64| {
+        let c = state.counters[i as usize].load(Relaxed);
+        c != SKIP && c != DECIDED
+    };
+    let graph = ReverseGraph::build(game, node.tier, node.size, &inner, &child_tiers)?;
+    log::debug!(
+        "tier {}: reverse graph built, {} moves, {} bytes",
+        node.tier,
+        graph.edges(),
+        graph.bytes()
+    );
+    Ok(graph)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -327,20 +390,15 @@ fn propagate(
     if positions.is_empty() {
         return Ok(Vec::new());
     }
-    let cap = game.properties().max_undo_moves as usize;
     let parts: Vec<Vec<u64>> = positions
         .par_chunks(PARENT_CHUNK)
         .map_init(
-            || (vec![0u64; PARENT_CHUNK * cap], vec![0u32; PARENT_CHUNK]),
-            |(parents, counts), chunk| -> Result<Vec<u64>, SolveError> {
-                game.parents_batch(child_tier, chunk, state.tier, parents, counts)?;
+            || ParentBuffers::new(game),
+            |bufs, chunk| -> Result<Vec<u64>, SolveError> {
                 let mut decided = Vec::new();
-                let mut at = 0usize;
-                for (k, &c) in chunk.iter().enumerate() {
-                    let found = &parents[at..at + counts[k] as usize];
-                    at += counts[k] as usize;
+                for_each_parents(game, state, child_tier, chunk, bufs, &mut |c, found| {
                     if found.is_empty() {
-                        continue;
+                        return Ok(());
                     }
                     let child_value = value_of(packed_of(c));
                     let child_turn = if flow == Flow::ByTurn {
@@ -365,12 +423,86 @@ fn propagate(
                             decided.push(p);
                         }
                     }
-                }
+                    Ok(())
+                })?;
                 Ok(decided)
             },
         )
         .collect::<Result<_, _>>()?;
     Ok(parts.concat())
+}
+
+/// Scratch buffers of one thread for `for_each_parents`.
+pub struct ParentBuffers {
+    parents: Vec<u64>,
+    counts: Vec<u32>,
+    one: Vec<u64>,
+}
+
+impl ParentBuffers {
+    /// Buffers for chunks of up to `PARENT_CHUNK` children.
+    pub fn new(game: &GameHandle) -> Self {
+        let cap = game.properties().max_undo_moves as usize;
+        let undo = game.has_undo_moves();
+        ParentBuffers {
+            parents: if undo {
+                vec![0u64; PARENT_CHUNK * cap]
+            } else {
+                Vec::new()
+            },
+            counts: if undo {
+                vec![0u32; PARENT_CHUNK]
+            } else {
+                Vec::new()
+            },
+            one: Vec::new(),
+        }
+    }
+}
+
+/// Receives a child and its distinct parents in the tier being solved.
+pub type ParentsVisitor<'a> = dyn FnMut(u64, &[u64]) -> Result<(), SolveError> + 'a;
+
+/// Calls `f(child, parents)` for each child in `chunk` (positions of `child_tier`, at
+/// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
+pub fn for_each_parents(
+    game: &GameHandle,
+    state: &TierState,
+    child_tier: Tier,
+    chunk: &[u64],
+    bufs: &mut ParentBuffers,
+    f: &mut ParentsVisitor<'_>,
+) -> Result<(), SolveError> {
+    match &state.parents {
+        ParentSource::UndoMoves => {
+            if bufs.parents.is_empty() {
+                let cap = game.properties().max_undo_moves as usize;
+                bufs.parents = vec![0u64; PARENT_CHUNK * cap];
+                bufs.counts = vec![0u32; PARENT_CHUNK];
+            }
+            game.parents_batch(
+                child_tier,
+                chunk,
+                state.tier,
+                &mut bufs.parents,
+                &mut bufs.counts,
+            )?;
+            let mut at = 0usize;
+            for (k, &c) in chunk.iter().enumerate() {
+                let m = bufs.counts[k] as usize;
+                f(c, &bufs.parents[at..at + m])?;
+                at += m;
+            }
+        }
+        ParentSource::Graph(g) => {
+            for &c in chunk {
+                bufs.one.clear();
+                bufs.one.extend(g.parents(child_tier, c));
+                f(c, &bufs.one)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {

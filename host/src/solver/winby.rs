@@ -11,7 +11,7 @@
 //! must not change values or remoteness.
 
 use super::frontier::ChildFrontier;
-use super::retrograde::TierState;
+use super::retrograde::{for_each_parents, ParentBuffers, TierState, PARENT_CHUNK};
 use super::SolveError;
 use crate::game::GameHandle;
 use crate::record::value_of;
@@ -20,7 +20,9 @@ use gamesman_plugin_api::{TierPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
-const CHUNK: usize = 512;
+/// Positions per module call; parents go through `for_each_parents`, whose chunks hold
+/// at most `PARENT_CHUNK`.
+const CHUNK: usize = PARENT_CHUNK;
 /// `pending` of a position finished by a wave of the loopy pass.
 const FINISHED_IN_WAVE: u32 = u32::MAX;
 
@@ -126,17 +128,13 @@ pub fn winby_pass(
         // first wave is every position finished so far (pending 0: leaves and positions
         // without decided children here), found by walking index ranges; a position
         // finished by a wave is marked `FINISHED_IN_WAVE`, so no range walk sees it twice.
-        let ucap = game.properties().max_undo_moves as usize;
         let release = |chunk: &[u64],
-                       parents: &mut [u64],
-                       counts: &mut [u32],
+                       bufs: &mut ParentBuffers,
                        done: &mut Vec<u64>|
          -> Result<(), SolveError> {
-            game.parents_batch(node.tier, chunk, node.tier, parents, counts)?;
-            let mut at = 0usize;
-            for (k, &c) in chunk.iter().enumerate() {
+            for_each_parents(game, state, node.tier, chunk, bufs, &mut |c, parents| {
                 let w = winby[c as usize].load(Acquire) as i64;
-                for &q in &parents[at..at + counts[k] as usize] {
+                for &q in parents {
                     if !is_inner(q) {
                         continue;
                     }
@@ -151,21 +149,14 @@ pub fn winby_pass(
                         done.push(q);
                     }
                 }
-                at += counts[k] as usize;
-            }
-            Ok(())
+                Ok(())
+            })
         };
         let first: Vec<Vec<u64>> = (0..ranges)
             .into_par_iter()
             .map_init(
-                || {
-                    (
-                        vec![0u64; CHUNK * ucap],
-                        vec![0u32; CHUNK],
-                        Vec::with_capacity(CHUNK),
-                    )
-                },
-                |(parents, counts, chunk), r| -> Result<Vec<u64>, SolveError> {
+                || (ParentBuffers::new(game), Vec::with_capacity(CHUNK)),
+                |(bufs, chunk), r| -> Result<Vec<u64>, SolveError> {
                     let lo = (r * CHUNK) as u64;
                     let hi = ((r + 1) * CHUNK).min(n) as u64;
                     chunk.clear();
@@ -175,7 +166,7 @@ pub fn winby_pass(
                     }));
                     let mut done = Vec::new();
                     if !chunk.is_empty() {
-                        release(chunk, parents, counts, &mut done)?;
+                        release(chunk, bufs, &mut done)?;
                     }
                     Ok(done)
                 },
@@ -186,10 +177,10 @@ pub fn winby_pass(
             let next: Vec<Vec<u64>> = wave
                 .par_chunks(CHUNK)
                 .map_init(
-                    || (vec![0u64; CHUNK * ucap], vec![0u32; CHUNK]),
-                    |(parents, counts), chunk| -> Result<Vec<u64>, SolveError> {
+                    || ParentBuffers::new(game),
+                    |bufs, chunk| -> Result<Vec<u64>, SolveError> {
                         let mut done = Vec::new();
-                        release(chunk, parents, counts, &mut done)?;
+                        release(chunk, bufs, &mut done)?;
                         Ok(done)
                     },
                 )

@@ -63,6 +63,8 @@ pub struct Properties {
     pub max_undo_moves: u32,
     /// Capacity of one tier-children list.
     pub max_tier_children: u32,
+    /// Whether it gives undo moves (false: forward-only).
+    pub undo_moves: bool,
 }
 
 /// How a check came out.

@@ -164,6 +164,7 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
         .as_ref()
         .map(|c| c.iter().map(|t| t.0).collect());
     let has_symmetry = game.properties().has_symmetry;
+    let forward_only = !game.has_undo_moves();
     let sizes_note = match (&reach, plan) {
         (Some(_), _) => None,
         (None, Plan::Exhaustive) => Some(format!(
@@ -174,10 +175,16 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
             Some("needs a forward search, done in exhaustive runs only".to_string())
         }
     };
-    finish(&mut outcome, sink, |c| match c {
+    finish(&mut outcome, sink, |c| {
+        match c {
         Check::Symmetry if !has_symmetry => Some("the module declares no symmetry".into()),
+        Check::UndoMoves if forward_only => Some(
+            "the module gives no undo moves (forward-only); the solver finds parents by expanding positions forward"
+                .into(),
+        ),
         Check::Sizes => sizes_note.clone(),
         _ => None,
+    }
     });
     Ok(outcome)
 }
@@ -272,5 +279,6 @@ fn properties(game: &GameHandle) -> Properties {
         max_moves: p.max_moves,
         max_undo_moves: p.max_undo_moves,
         max_tier_children: p.max_tier_children,
+        undo_moves: game.has_undo_moves(),
     }
 }

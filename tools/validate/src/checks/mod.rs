@@ -3,8 +3,8 @@
 //! `check_position` runs every per-position check on one index of one tier; each check
 //! lives in its own file. A legal position is checked fully; an illegal one only counts
 //! as such, since no solver ever touches it. With a symmetry hook, undo moves are only
-//! checked at canonical positions, the only ones the solver asks for parents. The
-//! solver's fast paths are compared with the functions they stand in for. This file
+//! checked at canonical positions, the only ones the solver asks for parents, and not at
+//! all for a forward-only module (none given). The solver's fast paths are compared with the functions they stand in for. This file
 //! must not judge anything itself: it gathers facts and hands them to the checks.
 
 pub mod children;
@@ -59,7 +59,10 @@ pub fn check_position(probe: &Probe<'_>, p: TierPosition) -> Checked {
     }
     text::check_move_texts(probe, p, &moves);
     turn::check(probe, p, turn, &kids);
-    if !probe.props.has_symmetry || probe.game.canonical(p).is_ok_and(|q| q == p) {
+    // A forward-only module gives no undo moves: the solver builds parents from moves,
+    // so there is nothing here to compare them with.
+    let undo = probe.game.has_undo_moves();
+    if undo && (!probe.props.has_symmetry || probe.game.canonical(p).is_ok_and(|q| q == p)) {
         undo::check_children_list_parent(probe, p, &kids);
         undo::check_parents(probe, p);
         fast_paths::check_parents(probe, p);
