@@ -18,20 +18,21 @@
 //! Tiers count the cars on the board: tier `10 a + b` holds the positions with `a` blue
 //! and `b` red cars, both sides to move. A move keeps the counts or drives a car off, so
 //! each tier is loopy and its other children have one car fewer. Within a tier a
-//! position's index is its board's rank (the plugin-api `Ranker`, blue cars as kind 1,
-//! red as kind 2) times two, plus one when Red is to move. A move is `from * (cells + 1)
-//! + to`, with `to = cells` for driving off.
+//! position's index is its board's rank (`rank`: the plugin-api `Ranker`'s order with
+//! blue cars as kind 1 and red as kind 2) times two, plus one when Red is to move. A
+//! move is `from * (cells + 1) + to`, with `to = cells` for driving off.
 //!
-//! This file maps the plugin API onto `rules` and `text`; it must not hold rules of its
-//! own.
+//! This file maps the plugin API onto `rules`, `rank` and `text`; it must not hold
+//! rules of its own.
 
+pub mod rank;
 pub mod rules;
 pub mod text;
 
-use gamesman_plugin_api::rank::Ranker;
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, Value, VariantInfo,
 };
+use rank::Ranking;
 use rules::{Board, Dest, Geometry, Outcome, Side};
 
 /// The variants offered: the board sides, the default first.
@@ -40,8 +41,8 @@ const SIZES: [usize; 3] = [3, 4, 5];
 /// Dodgem on one board size.
 pub struct Dodgem {
     geo: Geometry,
-    /// `rankers[a * n + b]` ranks the boards with `a` blue and `b` red cars.
-    rankers: Vec<Ranker>,
+    /// Indices of the boards within a tier.
+    ranking: Ranking,
 }
 
 impl Dodgem {
@@ -67,24 +68,10 @@ impl Dodgem {
         Tier((10 * a + b) as u64)
     }
 
-    fn ranker(&self, a: usize, b: usize) -> &Ranker {
-        &self.rankers[a * self.geo.size() + b]
-    }
-
     /// The board of position `p` (which must lie in one of this board's tiers).
     pub fn board(&self, p: TierPosition) -> Board {
         let (a, b) = self.tier_counts(p.tier).expect("a tier of this board");
-        let mut cells = [0u8; 64];
-        let cells = &mut cells[..self.geo.cells()];
-        self.ranker(a, b).unrank(p.position / 2, cells);
-        let (mut blue, mut red) = (0u64, 0u64);
-        for (i, &c) in cells.iter().enumerate() {
-            match c {
-                1 => blue |= 1 << i,
-                2 => red |= 1 << i,
-                _ => {}
-            }
-        }
+        let (blue, red) = self.ranking.unrank(a, b, p.position / 2);
         let to_move = if p.position.is_multiple_of(2) {
             Side::Blue
         } else {
@@ -96,12 +83,7 @@ impl Dodgem {
     /// The position of board `b` (which has at most `n - 1` cars a side, and some car).
     pub fn position(&self, b: &Board) -> TierPosition {
         let (a, r) = (b.blue.count_ones() as usize, b.red.count_ones() as usize);
-        let mut cells = [0u8; 64];
-        let cells = &mut cells[..self.geo.cells()];
-        for (i, c) in cells.iter_mut().enumerate() {
-            *c = (b.blue >> i & 1) as u8 | ((b.red >> i & 1) as u8) << 1;
-        }
-        let index = self.ranker(a, r).rank(cells) * 2 + (b.to_move == Side::Red) as u64;
+        let index = self.ranking.rank(b.blue, b.red) * 2 + (b.to_move == Side::Red) as u64;
         TierPosition::new(Self::tier_of(a, r), index)
     }
 
@@ -164,14 +146,8 @@ impl Game for Dodgem {
                 )
             })?;
         let geo = Geometry::new(n)?;
-        let cells = geo.cells();
-        let mut rankers = Vec::with_capacity(n * n);
-        for a in 0..n {
-            for b in 0..n {
-                rankers.push(Ranker::new(cells, &[a, b]).map_err(|e| e.to_string())?);
-            }
-        }
-        Ok(Dodgem { geo, rankers })
+        let ranking = Ranking::new(geo.cells());
+        Ok(Dodgem { geo, ranking })
     }
 
     fn properties(&self) -> Properties {
@@ -252,7 +228,7 @@ impl Game for Dodgem {
 
     fn tier_size(&self, tier: Tier) -> u64 {
         match self.tier_counts(tier) {
-            Some((a, b)) => 2 * self.ranker(a, b).size(),
+            Some((a, b)) => 2 * self.ranking.size(a, b),
             None => 0,
         }
     }

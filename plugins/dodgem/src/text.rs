@@ -17,18 +17,22 @@ fn cell_char(b: &Board, cell: usize) -> char {
     }
 }
 
-/// The board for display: rows from the top with their numbers, the column letters,
-/// and a line on each side's cars and whose turn it is.
+/// The board for display: the exits marked, rows from the top with their numbers, the
+/// column letters, and a line on each side's cars and whose turn it is.
 pub fn board_to_text(geo: &Geometry, b: &Board) -> String {
     let n = geo.size();
-    let mut s = String::new();
+    // Red leaves off the top edge, Blue off the right edge.
+    let mut s = String::from("     ");
+    for _ in 0..n {
+        s.push_str(" ^");
+    }
+    s.push('\n');
     for row in (0..n).rev() {
         s.push_str(&format!("  {} |", row + 1));
         for col in 0..n {
             s.push(' ');
             s.push(cell_char(b, row * n + col));
         }
-        // Blue leaves off this edge.
         s.push_str(" | ->\n");
     }
     s.push_str("     ");

@@ -58,8 +58,8 @@ fn the_brute_force_follows_the_rules() {
         .terminal(),
         Some(Val::Lose)
     );
-    // Red's only car boxed in by Blue on b2 and the edges... Red on a1 with Blue on a2
-    // and b1 has no move: Red, to move, wins (Blue should not have blocked it in).
+    // Red's only car on a1, boxed in by Blue on a2 and b1, has no move: Red, to move,
+    // wins (Blue should not have blocked it in).
     let stuck = State {
         grid: vec![b"---".to_vec(), b"B--".to_vec(), b"RB-".to_vec()],
         turn: b'R',
@@ -70,9 +70,8 @@ fn the_brute_force_follows_the_rules() {
 
 /// Every reachable position: the module reads the brute force's text, gives the same
 /// side to move, the same finished games, and exactly the same positions one move away.
-fn module_agrees_with_brute_force(variant: &str, n: usize) -> brute::Solved {
+fn module_agrees_with_brute_force(variant: &str, n: usize, solved: &brute::Solved) {
     let module = Dodgem::new_for_tests(variant);
-    let solved = brute::solve(n);
     assert_eq!(
         position(&module, &State::start(n)),
         module.initial_position()
@@ -111,31 +110,12 @@ fn module_agrees_with_brute_force(variant: &str, n: usize) -> brute::Solved {
         theirs.sort();
         assert_eq!(ours, theirs, "children of {}", s.text());
     }
-    solved
-}
-
-#[test]
-fn module_rules_match_the_brute_force_on_every_reachable_3x3_and_4x4_position() {
-    let small = module_agrees_with_brute_force("3x3", 3);
-    // Winning Ways: the first player wins 3x3.
-    assert_eq!(small.get(&State::start(3)).0, Val::Win);
-    let large = module_agrees_with_brute_force("4x4", 4);
-    // desJardins: 4x4 never ends with perfect play.
-    assert_eq!(large.get(&State::start(4)).0, Val::Draw);
-    eprintln!(
-        "3x3: {} reachable, (win, lose, draw) = {:?}, start {:?}; 4x4: {} reachable, {:?}",
-        small.states.len(),
-        small.counts(),
-        small.get(&State::start(3)),
-        large.states.len(),
-        large.counts()
-    );
 }
 
 /// Solves `variant` with the host's solver (in memory, through the same adapter a
 /// plugin uses) and checks the value and remoteness of every position the brute force
 /// reaches from the start.
-fn solver_agrees_with_brute_force(variant: &str, n: usize) -> brute::Solved {
+fn solver_agrees_with_brute_force(variant: &str, n: usize, solved: &brute::Solved) {
     let game = GameHandle::from_static::<Dodgem>(variant).unwrap();
     assert!(!game.has_undo_moves(), "dodgem gives no undo moves");
     let key = GameKey {
@@ -150,7 +130,6 @@ fn solver_agrees_with_brute_force(variant: &str, n: usize) -> brute::Solved {
     assert_eq!(report.tiers, n * n - 1, "{variant}");
 
     let module = Dodgem::new_for_tests(variant);
-    let solved = brute::solve(n);
     for (i, s) in solved.states.iter().enumerate() {
         let p = position(&module, s);
         let rec = database.lookup(p).unwrap().expect("every tier is stored");
@@ -169,23 +148,27 @@ fn solver_agrees_with_brute_force(variant: &str, n: usize) -> brute::Solved {
         ),
         (value_of(v), r)
     );
-    solved
 }
 
 #[test]
-fn solver_matches_brute_force_on_every_reachable_3x3_position() {
-    let solved = solver_agrees_with_brute_force("3x3", 3);
-    // The first player wins, in 19 moves; no reachable 3x3 position is drawn.
+fn three_by_three_is_a_first_player_win_and_module_and_solver_match_the_brute_force() {
+    let solved = brute::solve(3);
+    // Winning Ways: the first player wins, here in 19 moves; no reachable 3x3 position
+    // is drawn.
     assert_eq!(solved.get(&State::start(3)), (Val::Win, 19));
     assert_eq!(solved.states.len(), 1_963);
     assert_eq!(solved.counts(), (1_123, 840, 0));
+    module_agrees_with_brute_force("3x3", 3, &solved);
+    solver_agrees_with_brute_force("3x3", 3, &solved);
 }
 
 #[test]
-fn solver_matches_brute_force_on_every_reachable_4x4_position() {
-    let solved = solver_agrees_with_brute_force("4x4", 4);
-    // A draw from the start, as desJardins found.
+fn four_by_four_is_a_draw_and_module_and_solver_match_the_brute_force() {
+    let solved = brute::solve(4);
+    // desJardins: 4x4 never ends with perfect play.
     assert_eq!(solved.get(&State::start(4)).0, Val::Draw);
     assert_eq!(solved.states.len(), 393_900);
     assert_eq!(solved.counts(), (209_489, 149_130, 35_281));
+    module_agrees_with_brute_force("4x4", 4, &solved);
+    solver_agrees_with_brute_force("4x4", 4, &solved);
 }
