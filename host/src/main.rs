@@ -7,8 +7,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gamesman_host::db::{self, Database, GameKey};
 use gamesman_host::play::{self, PlayOptions, Side};
 use gamesman_host::solver::{self, SolveOptions};
-use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
-use std::io::IsTerminal;
+use gamesman_host::{
+    analyze, info, loader, messages, outcome, plot, progress, prompt, query, threads, GameHandle,
+};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -43,8 +45,8 @@ enum Command {
         /// Where to store: file:DIRECTORY or memory:.
         #[arg(long, default_value = db::DEFAULT_RESOURCE)]
         db: String,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// Worker threads (default: one per core; at most 4 per core, see --help).
+        #[arg(long, value_parser = threads::parse_arg)]
         threads: Option<usize>,
         /// Solve every tier again, even those already stored.
         #[arg(long)]
@@ -130,14 +132,23 @@ fn game_key(game: &GameHandle) -> GameKey {
     }
 }
 
+/// `println!` that returns the write's error instead of panicking, so a closed
+/// stdout (`host query | head -1`) ends the program quietly (see `main`).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
+/// `print!` that returns the write's error instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
 fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
-    if let Some(n) = threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .context("setting up the worker threads")?;
-    }
+    threads::configure(threads).map_err(anyhow::Error::msg)?;
     Ok(())
 }
 
@@ -165,7 +176,7 @@ fn solve(
         progress.as_ref(),
     )?;
     let secs = report.elapsed.as_secs_f64();
-    println!(
+    outln!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
         game.module_name(),
         game.variant(),
@@ -175,8 +186,8 @@ fn solve(
         report.positions_solved,
         secs,
         progress::human(report.positions_solved as f64 / secs.max(1e-9))
-    );
-    println!(
+    )?;
+    outln!(
         "initial position {}: {}",
         game.position_to_text(report.initial)?,
         outcome::describe(
@@ -184,7 +195,7 @@ fn solve(
             game.properties().players,
             game.supports_winby()
         )
-    );
+    )?;
     Ok(())
 }
 
@@ -224,12 +235,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Info { json } => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&info::info_json(&module, &game)?)?
-                );
+                )?;
             } else {
-                print!("{}", info::info_text(&module, &game)?);
+                out!("{}", info::info_text(&module, &game)?)?;
             }
         }
         Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
@@ -250,13 +261,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 echo: !stdin.is_terminal(),
                 depth,
             };
-            play::play(
-                &game,
-                db.as_ref(),
-                &options,
-                stdin.lock(),
-                std::io::stdout().lock(),
-            )?;
+            let out = std::io::stdout();
+            if stdin.is_terminal() && out.is_terminal() {
+                // A person at a terminal: line editing, history and Tab completion.
+                let mut editor = prompt::Editor::new().context("setting up the terminal")?;
+                play::play_with(&game, db.as_ref(), &options, &mut editor, out.lock())?;
+            } else {
+                play::play(&game, db.as_ref(), &options, stdin.lock(), out.lock())?;
+            }
         }
         Command::Query {
             db,
@@ -279,25 +291,25 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     Some(n) => format!("forced loss in {n} plies"),
                     None => format!("score {} for the player to move", r.score),
                 };
-                println!(
+                outln!(
                     "search to depth {depth}: best move {best}, {verdict} ({} positions)",
                     r.nodes
-                );
+                )?;
             }
             let ranking = query::query(&game, db.as_ref(), p)?;
             let solution = query::shortest_solution(&game, db.as_ref(), p)?;
             if json {
                 let mut report = query::report(&game, &ranking)?;
                 report.solution = solution;
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                print!("{}", query::text(&game, &ranking)?);
+                out!("{}", query::text(&game, &ranking)?)?;
                 if let Some(line) = solution {
-                    println!(
+                    outln!(
                         "shortest solution ({} moves): {}",
                         line.len(),
                         line.join(" ")
-                    );
+                    )?;
                 }
             }
         }
@@ -312,9 +324,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 log::info!("wrote the histogram to {}", path.display());
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&analysis)?);
+                outln!("{}", serde_json::to_string_pretty(&analysis)?)?;
             } else {
-                print!("{}", analyze::text(&analysis));
+                out!("{}", analyze::text(&analysis))?;
             }
         }
     }
@@ -326,10 +338,17 @@ fn main() -> ExitCode {
         .format_timestamp(None)
         .init();
     let cli = Cli::parse();
-    match run(cli) {
+    match run(cli).and_then(|()| Ok(std::io::stdout().flush()?)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): it has what it wanted.
+        Err(e) if messages::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Ignored: with stderr closed too there is no one left to tell.
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: {}",
+                messages::error_paragraph(e.as_ref())
+            );
             ExitCode::FAILURE
         }
     }

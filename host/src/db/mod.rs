@@ -40,7 +40,8 @@ pub struct TierMeta {
 pub enum DbError {
     /// The resource string is not one we know.
     #[error(
-        "unknown database resource '{0}': use memory: or file:DIRECTORY (default file:./data)"
+        "unknown database resource {}: use memory: or file:DIRECTORY (default file:./data)",
+        crate::messages::quote(.0)
     )]
     BadResource(String),
     /// An I/O error on a path.
