@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use gamesman_host::db::{self, Database, GameKey};
+use gamesman_host::db::{self, Database, GameKey, LockWait};
 use gamesman_host::play::{self, PlayOptions, Side};
 use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::{
@@ -51,6 +51,10 @@ enum Command {
         /// Solve every tier again, even those already stored.
         #[arg(long)]
         force: bool,
+        /// Fail at once if another solve is writing the same database (default: wait
+        /// for it to finish).
+        #[arg(long)]
+        no_wait: bool,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -157,9 +161,11 @@ fn solve(
     resource: &str,
     threads: Option<usize>,
     force: bool,
+    wait: LockWait,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
-    let db = db::open(resource, &game_key(game))?;
+    // The only writer, and a writable place, before any work.
+    let db = db::open_for_writing(resource, &game_key(game), wait)?;
     let n = rayon::current_num_threads();
     log::info!(
         "solving {} ({}) into {} with {n} thread{}",
@@ -243,7 +249,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 out!("{}", info::info_text(&module, &game)?)?;
             }
         }
-        Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
+        Command::Solve {
+            db,
+            threads,
+            force,
+            no_wait,
+        } => {
+            let wait = if no_wait {
+                LockWait::NoWait
+            } else {
+                LockWait::Wait
+            };
+            solve(&game, &db, threads, force, wait)?
+        }
         Command::Play {
             db,
             first,
