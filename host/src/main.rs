@@ -55,6 +55,13 @@ enum Command {
         /// for it to finish).
         #[arg(long)]
         no_wait: bool,
+        /// Memory the solve may use (512M, 8G, ...) instead of what the machine reports
+        /// available; a solve whose estimated peak is larger is refused before it starts.
+        #[arg(long, value_name = "SIZE", value_parser = solver::memory::parse_size)]
+        memory_limit: Option<u64>,
+        /// Solve even when the estimated peak memory exceeds what is available.
+        #[arg(long)]
+        ignore_memory_check: bool,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -160,8 +167,8 @@ fn solve(
     game: &GameHandle,
     resource: &str,
     threads: Option<usize>,
-    force: bool,
     wait: LockWait,
+    options: &SolveOptions,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     // The only writer, and a writable place, before any work.
@@ -175,12 +182,7 @@ fn solve(
         if n == 1 { "" } else { "s" }
     );
     let progress = progress::for_stderr();
-    let report = solver::solve(
-        game,
-        db.as_ref(),
-        &SolveOptions { force },
-        progress.as_ref(),
-    )?;
+    let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
     outln!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
@@ -254,13 +256,22 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             threads,
             force,
             no_wait,
+            memory_limit,
+            ignore_memory_check,
         } => {
             let wait = if no_wait {
                 LockWait::NoWait
             } else {
                 LockWait::Wait
             };
-            solve(&game, &db, threads, force, wait)?
+            let options = SolveOptions {
+                force,
+                memory: solver::memory::MemoryCheck {
+                    limit: memory_limit,
+                    ignore: ignore_memory_check,
+                },
+            };
+            solve(&game, &db, threads, wait, &options)?
         }
         Command::Play {
             db,

@@ -53,7 +53,8 @@ impl<R: BufRead> CommandInput for Lines<R> {
         let text = String::from_utf8_lossy(&bytes);
         let line = text.trim_end_matches(['\n', '\r']).to_string();
         if self.echo {
-            writeln!(out, "{}", line.trim())?;
+            // Shortened and escaped: a transcript must not carry terminal escapes.
+            writeln!(out, "{}", crate::messages::shorten(line.trim()))?;
         }
         Ok(Line::Text(line))
     }
@@ -142,7 +143,7 @@ mod tests {
 
     #[test]
     fn lines_read_any_bytes_and_echo() {
-        let input: &[u8] = b"e\xe2\x82\xac\r\n\xff\xfeok\n  spaced  \nlast";
+        let input: &[u8] = b"e\xe2\x82\xac\r\n\xff\xfeok\n  spaced  \n\x1b[2Jlast";
         let mut lines = Lines::new(input, true);
         let mut out = Vec::new();
         let mut got = Vec::new();
@@ -157,11 +158,16 @@ mod tests {
         }
         assert_eq!(
             got,
-            ["e\u{20ac}", "\u{fffd}\u{fffd}ok", "  spaced  ", "last"]
+            [
+                "e\u{20ac}",
+                "\u{fffd}\u{fffd}ok",
+                "  spaced  ",
+                "\x1b[2Jlast"
+            ]
         );
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "> e\u{20ac}\n> \u{fffd}\u{fffd}ok\n> spaced\n> last\n> "
+            "> e\u{20ac}\n> \u{fffd}\u{fffd}ok\n> spaced\n> \\u{1b}[2Jlast\n> "
         );
     }
 }

@@ -278,6 +278,7 @@ mod tests {
     use super::*;
     use crate::record::pack;
     use gamesman_plugin_api::Value;
+    use std::io::Read;
 
     fn key(winby: bool) -> GameKey {
         GameKey {

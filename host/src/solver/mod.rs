@@ -8,6 +8,7 @@
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
 pub mod frontier;
+pub mod memory;
 pub mod retrograde;
 pub mod winby;
 
@@ -45,6 +46,9 @@ pub enum SolveError {
         /// Its margin.
         winby: i64,
     },
+    /// The solve does not fit in memory, or an allocation failed.
+    #[error(transparent)]
+    Memory(#[from] memory::MemoryError),
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
@@ -86,6 +90,8 @@ impl SolveProgress for Silent {
 pub struct SolveOptions {
     /// Forget what the database holds and solve every tier again.
     pub force: bool,
+    /// Whether and against what the estimated memory need is checked.
+    pub memory: memory::MemoryCheck,
 }
 
 /// What a solve did.
@@ -159,6 +165,13 @@ pub fn solve(
         .filter(|n| todo.contains_key(&n.tier))
         .map(|n| n.size)
         .sum();
+    memory::check_solve(
+        game,
+        &graph,
+        &|t| todo.contains_key(&t),
+        BIG_TIER,
+        &options.memory,
+    )?;
     progress.start(&graph, to_solve);
 
     // How many unsolved parents still need each tier's records.
