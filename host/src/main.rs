@@ -65,8 +65,10 @@ enum Command {
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
-    /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. When
-    /// stdin is not a terminal, commands are read line by line (scripts, tests).
+    /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. On a
+    /// terminal the prompt has line editing, history (up and down arrows, Ctrl-R) and
+    /// Tab completion of the legal moves and commands. When stdin is not a terminal,
+    /// commands are read line by line (scripts, tests) and echoed after the prompt.
     Play {
         /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
         #[arg(long, default_value = db::DEFAULT_RESOURCE)]
