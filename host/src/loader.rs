@@ -76,7 +76,7 @@ pub enum LoadError {
         message: String,
     },
     /// The variant name is not one the module offers.
-    #[error("module '{module}' has no variant '{variant}'. Its variants are: {}.", available.join(", "))]
+    #[error("module '{module}' has no variant {}. Its variants are: {}.", crate::messages::quote(.variant), available.join(", "))]
     UnknownVariant {
         /// The module's name.
         module: String,

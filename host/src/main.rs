@@ -4,12 +4,14 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use gamesman_host::db::{self, Database, GameKey};
+use gamesman_host::db::{self, Database, GameKey, LockWait};
 use gamesman_host::play::{self, PlayOptions, Side};
 use gamesman_host::solver::parents::ParentMode;
 use gamesman_host::solver::{self, SolveOptions};
-use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
-use std::io::IsTerminal;
+use gamesman_host::{
+    analyze, info, loader, messages, outcome, plot, progress, prompt, query, threads, GameHandle,
+};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -44,8 +46,8 @@ enum Command {
         /// Where to store: file:DIRECTORY or memory:.
         #[arg(long, default_value = db::DEFAULT_RESOURCE)]
         db: String,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// Worker threads (default: one per core; at most 4 per core, see --help).
+        #[arg(long, value_parser = threads::parse_arg)]
         threads: Option<usize>,
         /// Solve every tier again, even those already stored.
         #[arg(long)]
@@ -55,11 +57,24 @@ enum Command {
         /// memory, and checks a module's undo moves by comparison).
         #[arg(long, value_enum, default_value_t = ParentsArg::Auto)]
         parents: ParentsArg,
+        /// Fail at once if another solve is writing the same database (default: wait
+        /// for it to finish).
+        #[arg(long)]
+        no_wait: bool,
+        /// Memory the solve may use (512M, 8G, ...) instead of what the machine reports
+        /// available; a solve whose estimated peak is larger is refused before it starts.
+        #[arg(long, value_name = "SIZE", value_parser = solver::memory::parse_size)]
+        memory_limit: Option<u64>,
+        /// Solve even when the estimated peak memory exceeds what is available.
+        #[arg(long)]
+        ignore_memory_check: bool,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
-    /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. When
-    /// stdin is not a terminal, commands are read line by line (scripts, tests).
+    /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. On a
+    /// terminal the prompt has line editing, history (up and down arrows, Ctrl-R) and
+    /// Tab completion of the legal moves and commands. When stdin is not a terminal,
+    /// commands are read line by line (scripts, tests) and echoed after the prompt.
     Play {
         /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
         #[arg(long, default_value = db::DEFAULT_RESOURCE)]
@@ -154,14 +169,23 @@ fn game_key(game: &GameHandle) -> GameKey {
     }
 }
 
+/// `println!` that returns the write's error instead of panicking, so a closed
+/// stdout (`host query | head -1`) ends the program quietly (see `main`).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
+/// `print!` that returns the write's error instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
 fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
-    if let Some(n) = threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .context("setting up the worker threads")?;
-    }
+    threads::configure(threads).map_err(anyhow::Error::msg)?;
     Ok(())
 }
 
@@ -169,10 +193,12 @@ fn solve(
     game: &GameHandle,
     resource: &str,
     threads: Option<usize>,
+    wait: LockWait,
     options: &SolveOptions,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
-    let db = db::open(resource, &game_key(game))?;
+    // The only writer, and a writable place, before any work.
+    let db = db::open_for_writing(resource, &game_key(game), wait)?;
     let n = rayon::current_num_threads();
     log::info!(
         "solving {} ({}) into {} with {n} thread{}",
@@ -184,7 +210,7 @@ fn solve(
     let progress = progress::for_stderr();
     let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
-    println!(
+    outln!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
         game.module_name(),
         game.variant(),
@@ -194,8 +220,8 @@ fn solve(
         report.positions_solved,
         secs,
         progress::human(report.positions_solved as f64 / secs.max(1e-9))
-    );
-    println!(
+    )?;
+    outln!(
         "initial position {}: {}",
         game.position_to_text(report.initial)?,
         outcome::describe(
@@ -203,7 +229,7 @@ fn solve(
             game.properties().players,
             game.supports_winby()
         )
-    );
+    )?;
     Ok(())
 }
 
@@ -243,12 +269,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Info { json } => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&info::info_json(&module, &game)?)?
-                );
+                )?;
             } else {
-                print!("{}", info::info_text(&module, &game)?);
+                out!("{}", info::info_text(&module, &game)?)?;
             }
         }
         Command::Solve {
@@ -256,15 +282,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             threads,
             force,
             parents,
-        } => solve(
-            &game,
-            &db,
-            threads,
-            &SolveOptions {
+            no_wait,
+            memory_limit,
+            ignore_memory_check,
+        } => {
+            let wait = if no_wait {
+                LockWait::NoWait
+            } else {
+                LockWait::Wait
+            };
+            let options = SolveOptions {
                 force,
                 parents: parents.into(),
-            },
-        )?,
+                memory: solver::memory::MemoryCheck {
+                    limit: memory_limit,
+                    ignore: ignore_memory_check,
+                    reverse_graph: false,
+                },
+            };
+            solve(&game, &db, threads, wait, &options)?
+        }
         Command::Play {
             db,
             first,
@@ -282,13 +319,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 echo: !stdin.is_terminal(),
                 depth,
             };
-            play::play(
-                &game,
-                db.as_ref(),
-                &options,
-                stdin.lock(),
-                std::io::stdout().lock(),
-            )?;
+            let out = std::io::stdout();
+            if stdin.is_terminal() && out.is_terminal() {
+                // A person at a terminal: line editing, history and Tab completion.
+                let mut editor = prompt::Editor::new().context("setting up the terminal")?;
+                play::play_with(&game, db.as_ref(), &options, &mut editor, out.lock())?;
+            } else {
+                play::play(&game, db.as_ref(), &options, stdin.lock(), out.lock())?;
+            }
         }
         Command::Query {
             db,
@@ -311,25 +349,25 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     Some(n) => format!("forced loss in {n} plies"),
                     None => format!("score {} for the player to move", r.score),
                 };
-                println!(
+                outln!(
                     "search to depth {depth}: best move {best}, {verdict} ({} positions)",
                     r.nodes
-                );
+                )?;
             }
             let ranking = query::query(&game, db.as_ref(), p)?;
             let solution = query::shortest_solution(&game, db.as_ref(), p)?;
             if json {
                 let mut report = query::report(&game, &ranking)?;
                 report.solution = solution;
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                print!("{}", query::text(&game, &ranking)?);
+                out!("{}", query::text(&game, &ranking)?)?;
                 if let Some(line) = solution {
-                    println!(
+                    outln!(
                         "shortest solution ({} moves): {}",
                         line.len(),
                         line.join(" ")
-                    );
+                    )?;
                 }
             }
         }
@@ -344,9 +382,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 log::info!("wrote the histogram to {}", path.display());
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&analysis)?);
+                outln!("{}", serde_json::to_string_pretty(&analysis)?)?;
             } else {
-                print!("{}", analyze::text(&analysis));
+                out!("{}", analyze::text(&analysis))?;
             }
         }
     }
@@ -358,10 +396,17 @@ fn main() -> ExitCode {
         .format_timestamp(None)
         .init();
     let cli = Cli::parse();
-    match run(cli) {
+    match run(cli).and_then(|()| Ok(std::io::stdout().flush()?)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): it has what it wanted.
+        Err(e) if messages::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Ignored: with stderr closed too there is no one left to tell.
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: {}",
+                messages::error_paragraph(e.as_ref())
+            );
             ExitCode::FAILURE
         }
     }

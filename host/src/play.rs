@@ -2,14 +2,19 @@
 //! prediction line every turn, and the commands `ps`/`values`, `hint`, `undo`, `w`,
 //! `help` and `quit`, in the spirit of GamesmanClassic's text interface.
 //!
-//! Commands are read line by line from any `BufRead` and everything goes to any
-//! `Write`, so tests and scripts drive whole games through stdin; end of input always
-//! ends the game. This file plays what the database says; it must not solve, and it
-//! never trusts typed input to the module without the module's own check.
+//! Commands come from a `CommandInput` (the terminal's line editor, or lines from any
+//! `BufRead`) and everything goes to any `Write`, so tests and scripts drive whole
+//! games through stdin; end of input always ends the game. A module that fails on a
+//! command (a panic in `text_to_move`, say) is reported at the prompt and the game goes
+//! on; a position the module cannot describe takes back the move that led there. This
+//! file plays what the database says; it must not solve, and it never trusts typed
+//! input to the module without the module's own check.
 
 use crate::db::Database;
 use crate::game::{GameHandle, ModuleError};
+use crate::messages::{error_paragraph, quote, tame};
 use crate::outcome::{describe, margin_for, prediction};
+use crate::prompt::{CommandInput, Line, Lines};
 use crate::query::moves_table;
 use crate::ranking::{RankError, RankedMove, Ranking};
 use crate::record::Record;
@@ -18,6 +23,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::io::{BufRead, Write};
+use std::ops::ControlFlow;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,13 +57,15 @@ pub struct PlayOptions {
 pub enum GameEnd {
     /// The game reached its end; the words announce the result.
     Finished(String),
-    /// A player typed `quit`.
+    /// A player typed `quit` (or pressed Ctrl-C at the prompt).
     Quit,
     /// The input ended.
     EndOfInput,
 }
 
-/// Why the player stopped with an error.
+/// Why the player stopped with an error. Module and ranking errors end the game only
+/// where there is nothing to go back to (the first position); elsewhere they are
+/// reported at the prompt.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The module failed.
@@ -99,27 +107,60 @@ Commands:
   quit          leave the game
 ";
 
-struct Session<'a, R, W> {
+impl PlayError {
+    /// Whether the game can go on after this error: the module or the database failed
+    /// on one command or one position, not the player's input or output.
+    fn recoverable(&self) -> bool {
+        !matches!(self, PlayError::Io(_))
+    }
+}
+
+/// Whether a module's message already lists the legal moves (the plugin API's default
+/// `text_to_move` and some modules end theirs with "legal moves: a b c"), in any order.
+fn lists_moves(message: &str, legal: &[&str]) -> bool {
+    let lower = message.to_ascii_lowercase();
+    let Some(at) = lower.find("legal moves") else {
+        return false;
+    };
+    let words: std::collections::HashSet<&str> = message[at + "legal moves".len()..]
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .map(|w| w.trim_matches(|c: char| matches!(c, ':' | ';' | '.' | '\'' | '"')))
+        .collect();
+    legal.iter().all(|m| words.contains(m))
+}
+
+struct Session<'a, W> {
     game: &'a GameHandle,
     db: &'a dyn Database,
     sides: [Side; 2],
     rng: StdRng,
     winby: bool,
-    echo: bool,
     depth: Option<u32>,
-    input: R,
+    input: &'a mut dyn CommandInput,
     out: W,
     position: TierPosition,
     history: Vec<Step>,
 }
 
-/// Plays one game from the initial position, reading commands from `input` and
-/// writing the game to `out`.
+/// Plays one game from the initial position, reading commands line by line from
+/// `input` (echoed when `options.echo`) and writing the game to `out`.
 pub fn play<R: BufRead, W: Write>(
     game: &GameHandle,
     db: &dyn Database,
     options: &PlayOptions,
     input: R,
+    out: W,
+) -> Result<GameEnd, PlayError> {
+    play_with(game, db, options, &mut Lines::new(input, options.echo), out)
+}
+
+/// Plays one game from the initial position, reading commands from any
+/// `CommandInput` (the terminal's line editor, for one) and writing the game to `out`.
+pub fn play_with<W: Write>(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &PlayOptions,
+    input: &mut dyn CommandInput,
     out: W,
 ) -> Result<GameEnd, PlayError> {
     let mut s = Session {
@@ -131,7 +172,6 @@ pub fn play<R: BufRead, W: Write>(
             None => StdRng::from_entropy(),
         },
         winby: options.winby && game.supports_winby(),
-        echo: options.echo,
         depth: options.depth,
         input,
         out,
@@ -141,7 +181,7 @@ pub fn play<R: BufRead, W: Write>(
     s.run()
 }
 
-impl<R: BufRead, W: Write> Session<'_, R, W> {
+impl<W: Write> Session<'_, W> {
     fn players(&self) -> u8 {
         self.game.properties().players
     }
@@ -194,10 +234,25 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             self.mode_words()
         )?;
         loop {
-            let ranking = Ranking::of(self.game, self.db, self.position, self.winby)?;
-            self.show(&ranking)?;
+            let ranking = match Ranking::of(self.game, self.db, self.position, self.winby)
+                .map_err(PlayError::from)
+                .and_then(|r| self.show(&r).map(|()| r))
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    self.take_back_after(e)?;
+                    continue;
+                }
+            };
             if ranking.is_over() {
-                let result = self.result(&ranking)?;
+                let result = match self.result(&ranking) {
+                    Ok(r) => r,
+                    Err(e) if e.recoverable() => {
+                        self.report(&e)?;
+                        "the game is over.".to_string()
+                    }
+                    Err(e) => return Err(e),
+                };
                 writeln!(self.out, "Game over: {result}")?;
                 if !self.any_human() {
                     return Ok(GameEnd::Finished(result));
@@ -216,6 +271,34 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 },
             }
         }
+    }
+
+    /// Writes a recoverable error where the player sees it, as one paragraph.
+    fn report(&mut self, e: &PlayError) -> Result<(), PlayError> {
+        writeln!(self.out, "error: {}", error_paragraph(e))?;
+        Ok(())
+    }
+
+    /// The module or database failed on the position reached: report it and take
+    /// back moves up to the last human decision, so the player can choose another
+    /// move. With no human move to go back to, the error ends the game.
+    fn take_back_after(&mut self, e: PlayError) -> Result<(), PlayError> {
+        if !e.recoverable() {
+            return Err(e);
+        }
+        let Some(i) = self.history.iter().rposition(|s| s.by_human) else {
+            return Err(e);
+        };
+        self.report(&e)?;
+        let taken = self.history.len() - i;
+        self.position = self.history[i].before;
+        self.history.truncate(i);
+        writeln!(
+            self.out,
+            "The game cannot go on from that position: took back {taken} move{}.",
+            if taken == 1 { "" } else { "s" }
+        )?;
+        Ok(())
     }
 
     fn show(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
@@ -279,11 +362,17 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     fn computer_turn(&mut self, ranking: &Ranking) -> Result<(), PlayError> {
         let searched = match self.depth {
             Some(depth) if !ranking.record.is_solved() => {
-                let r = crate::search::search(self.game, Some(self.db), self.position, depth)
-                    .map_err(|e| PlayError::Search(e.to_string()))?;
-                r.best
-                    .and_then(|b| ranking.moves.iter().find(|m| m.mv == b))
-                    .map(|m| (m, depth))
+                match crate::search::search(self.game, Some(self.db), self.position, depth) {
+                    Ok(r) => r
+                        .best
+                        .and_then(|b| ranking.moves.iter().find(|m| m.mv == b))
+                        .map(|m| (m, depth)),
+                    Err(e) => {
+                        // The computer still has its legal moves: play one of them.
+                        self.report(&PlayError::Search(e.to_string()))?;
+                        None
+                    }
+                }
             }
             _ => None,
         };
@@ -319,65 +408,89 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         Ok(())
     }
 
-    /// Reads one command; `None` at the end of the input.
-    fn read_command(&mut self, prompt: &str) -> Result<Option<String>, PlayError> {
-        write!(self.out, "{prompt}")?;
-        self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            writeln!(self.out, "\n(end of input: leaving the game)")?;
-            return Ok(None);
-        }
-        let command = line.trim().to_string();
-        if self.echo {
-            writeln!(self.out, "{command}")?;
-        }
-        Ok(Some(command))
-    }
-
-    fn human_turn(&mut self, ranking: &Ranking) -> Result<Next, PlayError> {
-        let prompt = format!("{}'s move (help for commands): ", ranking.mover);
-        loop {
-            let Some(command) = self.read_command(&prompt)? else {
-                return Ok(Next::Stop(GameEnd::EndOfInput));
-            };
-            match command.as_str() {
-                "" => {}
-                "quit" | "q" | "exit" => return Ok(Next::Stop(GameEnd::Quit)),
-                "help" | "?" => write!(self.out, "{HELP}")?,
-                "ps" | "values" => {
-                    let table = moves_table(self.game, ranking)?;
-                    write!(self.out, "{table}")?;
-                }
-                "hint" => self.hint(ranking)?,
-                "undo" | "u" => {
-                    if self.undo()? {
-                        return Ok(Next::Continue);
-                    }
-                }
-                "w" => {
-                    if self.toggle_winby()? {
-                        return Ok(Next::Continue);
-                    }
-                }
-                text => {
-                    if let Some(m) = self.parse_move(ranking, text)? {
-                        self.history.push(Step {
-                            before: self.position,
-                            by_human: true,
-                        });
-                        self.position = m.child;
-                        return Ok(Next::Continue);
-                    }
-                }
+    /// Reads one command (trimmed); `Err(end)` when the input ended or the player
+    /// pressed Ctrl-C.
+    fn read_command(&mut self, prompt: &str) -> Result<Result<String, GameEnd>, PlayError> {
+        match self.input.read(prompt, &mut self.out)? {
+            Line::Text(line) => Ok(Ok(line.trim().to_string())),
+            Line::End => {
+                writeln!(self.out, "\n(end of input: leaving the game)")?;
+                Ok(Err(GameEnd::EndOfInput))
+            }
+            Line::Interrupted => {
+                writeln!(self.out, "(interrupted: leaving the game)")?;
+                Ok(Err(GameEnd::Quit))
             }
         }
     }
 
-    fn after_end(&mut self) -> Result<Next, PlayError> {
+    fn human_turn(&mut self, ranking: &Ranking) -> Result<Next, PlayError> {
+        let prompt = format!("{}'s move (help for commands): ", ranking.mover);
+        let mut words: Vec<String> = ranking.moves.iter().map(|m| m.text.clone()).collect();
+        words.extend(["ps", "values", "hint", "undo", "w", "help", "quit"].map(String::from));
+        self.input.set_completions(words);
         loop {
-            let Some(command) = self.read_command("undo or quit: ")? else {
-                return Ok(Next::Stop(GameEnd::EndOfInput));
+            let command = match self.read_command(&prompt)? {
+                Ok(c) => c,
+                Err(end) => return Ok(Next::Stop(end)),
+            };
+            // A module or database failure on one command is reported, and the
+            // player types the next one.
+            match self.command(ranking, &command) {
+                Ok(ControlFlow::Break(next)) => return Ok(next),
+                Ok(ControlFlow::Continue(())) => {}
+                Err(e) if e.recoverable() => self.report(&e)?,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Carries out one command typed at a human's turn; `Break` when the turn is over.
+    fn command(
+        &mut self,
+        ranking: &Ranking,
+        command: &str,
+    ) -> Result<ControlFlow<Next>, PlayError> {
+        match command {
+            "" => {}
+            "quit" | "q" | "exit" => return Ok(ControlFlow::Break(Next::Stop(GameEnd::Quit))),
+            "help" | "?" => write!(self.out, "{HELP}")?,
+            "ps" | "values" => {
+                let table = moves_table(self.game, ranking)?;
+                write!(self.out, "{table}")?;
+            }
+            "hint" => self.hint(ranking)?,
+            "undo" | "u" => {
+                if self.undo()? {
+                    return Ok(ControlFlow::Break(Next::Continue));
+                }
+            }
+            "w" => {
+                if self.toggle_winby()? {
+                    return Ok(ControlFlow::Break(Next::Continue));
+                }
+            }
+            text => {
+                if let Some(m) = self.parse_move(ranking, text)? {
+                    self.history.push(Step {
+                        before: self.position,
+                        by_human: true,
+                    });
+                    self.position = m.child;
+                    return Ok(ControlFlow::Break(Next::Continue));
+                }
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn after_end(&mut self) -> Result<Next, PlayError> {
+        self.input
+            .set_completions(["undo", "quit", "help"].map(String::from).to_vec());
+        loop {
+            let command = match self.read_command("undo or quit: ")? {
+                Ok(c) => c,
+                Err(end) => return Ok(Next::Stop(end)),
             };
             match command.as_str() {
                 "" => {}
@@ -396,7 +509,9 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         }
     }
 
-    /// The legal move `text` names, or `None` after telling the player why not.
+    /// The legal move `text` names, or `None` after telling the player why not: the
+    /// module's message (its echo of long or control-laden text shortened and
+    /// escaped), then the legal moves, unless the message already lists them.
     fn parse_move<'r>(
         &mut self,
         ranking: &'r Ranking,
@@ -406,13 +521,15 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             Ok(mv) => match ranking.moves.iter().find(|m| m.mv == mv) {
                 Some(m) => return Ok(Some(m)),
                 // The module parsed it, but it is not among the moves it generates.
-                None => format!("'{text}' is not a legal move here"),
+                None => format!("{} is not a legal move here", quote(text)),
             },
-            Err(message) => message,
+            Err(message) => tame(&message, text),
         };
         let legal: Vec<&str> = ranking.moves.iter().map(|m| m.text.as_str()).collect();
         writeln!(self.out, "{problem}")?;
-        writeln!(self.out, "Legal moves: {}", legal.join(" "))?;
+        if !lists_moves(&problem, &legal) {
+            writeln!(self.out, "Legal moves: {}", legal.join(" "))?;
+        }
         Ok(None)
     }
 
@@ -474,5 +591,29 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         self.winby = !self.winby;
         writeln!(self.out, "The computer now plays {}.", self.mode_words())?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lists_moves;
+
+    #[test]
+    fn a_message_listing_the_moves_is_not_followed_by_the_list() {
+        let legal = ["e1d1", "f1b5", "e1e2"];
+        assert!(lists_moves(
+            "'e\u{20ac}' is not one legal move here; legal moves: e1e2 e1d1 f1b5",
+            &legal
+        ));
+        assert!(lists_moves(
+            "'x' is not a legal move here; legal moves: e1d1, f1b5, e1e2.",
+            &legal
+        ));
+        // A list that lacks a legal move, or no list at all.
+        assert!(!lists_moves("legal moves: e1d1 f1b5", &legal));
+        assert!(!lists_moves(
+            "'0' is not a move: type a cell number 1-9",
+            &["1"]
+        ));
     }
 }

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
     /// The module rejected the position text; its message says why.
-    #[error("'{text}' is not a position of this game: {message}")]
+    #[error("{} is not a position of this game: {}", crate::messages::quote(.text), crate::messages::tame(.message, .text))]
     BadPosition {
         /// What was given.
         text: String,

@@ -133,15 +133,54 @@ fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
 
 /// Runs `cmd` (stdin closed) and returns its output; panics if it runs past `timeout`
 /// (after killing it) or cannot be started.
-pub fn run(mut cmd: Command, timeout: Duration) -> RunOutput {
+pub fn run(cmd: Command, timeout: Duration) -> RunOutput {
+    run_full(cmd, None, false, timeout)
+}
+
+/// Runs `cmd` with `input` on its stdin (closed after it), as `run` otherwise.
+pub fn run_with_input(cmd: Command, input: &[u8], timeout: Duration) -> RunOutput {
+    run_full(cmd, Some(input.to_vec()), false, timeout)
+}
+
+/// Runs `cmd` with its stdout a pipe nobody reads, closed before the child writes
+/// (`host ... | head -c 0`): every write to it fails with a broken pipe. The output's
+/// `stdout` is empty.
+pub fn run_with_closed_stdout(cmd: Command, input: &[u8], timeout: Duration) -> RunOutput {
+    run_full(cmd, Some(input.to_vec()), true, timeout)
+}
+
+fn run_full(
+    mut cmd: Command,
+    input: Option<Vec<u8>>,
+    close_stdout: bool,
+    timeout: Duration,
+) -> RunOutput {
     let command = format!("{cmd:?}");
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
-    let out = drain(child.stdout.take().expect("piped stdout"));
+    if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+        // A writer thread: the child may print a lot before it reads everything, and
+        // may exit without reading it all (a write error here is expected then).
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(&bytes);
+        });
+    }
+    let stdout = child.stdout.take().expect("piped stdout");
+    let out = if close_stdout {
+        drop(stdout);
+        std::thread::spawn(Vec::new)
+    } else {
+        drain(stdout)
+    };
     let err = drain(child.stderr.take().expect("piped stderr"));
     let status = wait_or_kill(&mut child, timeout);
     let stdout = String::from_utf8_lossy(&out.join().expect("stdout reader")).into_owned();

@@ -40,7 +40,8 @@ pub struct TierMeta {
 pub enum DbError {
     /// The resource string is not one we know.
     #[error(
-        "unknown database resource '{0}': use memory: or file:DIRECTORY (default file:./data)"
+        "unknown database resource {}: use memory: or file:DIRECTORY (default file:./data)",
+        crate::messages::quote(.0)
     )]
     BadResource(String),
     /// An I/O error on a path.
@@ -64,6 +65,22 @@ pub enum DbError {
     /// A position's index is past its tier's size.
     #[error("position {0} is outside its tier's {1} positions")]
     OutOfRange(TierPosition, u64),
+    /// Another process is writing the database and the caller would not wait.
+    #[error("another solve is writing {}: run again when it has finished, or leave out --no-wait to wait for it", dir.display())]
+    Locked {
+        /// The database directory.
+        dir: PathBuf,
+    },
+}
+
+/// What a writer does when another process is writing the same database.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LockWait {
+    /// Wait for it to finish (saying so).
+    #[default]
+    Wait,
+    /// Fail at once with `DbError::Locked`.
+    NoWait,
 }
 
 /// Result of database operations.
@@ -98,9 +115,17 @@ pub trait Database: Send + Sync {
     fn clear(&self) -> DbResult<()>;
     /// The tiers stored.
     fn stored_tiers(&self) -> DbResult<Vec<Tier>>;
-    /// Removes what interrupted writes left behind; returns how many files.
+    /// Removes what interrupted writes left behind (never a live writer's files);
+    /// returns how many files.
     fn remove_temporaries(&self) -> DbResult<usize> {
         Ok(0)
+    }
+    /// Becomes the database's only writer: creates it where needed, checks it can be
+    /// written, and holds it against other processes' writers until dropped (waiting
+    /// for one as `wait` says). Writes take this at their first use anyway; calling it
+    /// first reports a locked or unwritable database before any work.
+    fn begin_writing(&self, _wait: LockWait) -> DbResult<()> {
+        Ok(())
     }
 }
 
@@ -120,6 +145,18 @@ pub fn open(resource: &str, key: &GameKey) -> DbResult<Arc<dyn Database>> {
         )?));
     }
     Err(DbError::BadResource(resource.to_string()))
+}
+
+/// Opens the database a resource string names as its only writer (see
+/// `Database::begin_writing`): a locked or unwritable database is an error now.
+pub fn open_for_writing(
+    resource: &str,
+    key: &GameKey,
+    wait: LockWait,
+) -> DbResult<Arc<dyn Database>> {
+    let db = open(resource, key)?;
+    db.begin_writing(wait)?;
+    Ok(db)
 }
 
 /// The default resource: `file:./data`.

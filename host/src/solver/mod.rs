@@ -9,6 +9,7 @@
 
 pub mod frontier;
 pub mod parents;
+pub mod memory;
 pub mod retrograde;
 pub mod winby;
 
@@ -46,6 +47,9 @@ pub enum SolveError {
         /// Its margin.
         winby: i64,
     },
+    /// The solve does not fit in memory, or an allocation failed.
+    #[error(transparent)]
+    Memory(#[from] memory::MemoryError),
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
@@ -103,6 +107,8 @@ pub struct SolveOptions {
     pub force: bool,
     /// Where parents come from: undo moves, or a reverse graph built forward.
     pub parents: parents::ParentMode,
+    /// Whether and against what the estimated memory need is checked.
+    pub memory: memory::MemoryCheck,
 }
 
 /// What a solve did.
@@ -176,6 +182,21 @@ pub fn solve(
         .filter(|n| todo.contains_key(&n.tier))
         .map(|n| n.size)
         .sum();
+    let reverse_graph = match options.parents {
+        parents::ParentMode::Forward => true,
+        parents::ParentMode::Auto => !game.has_undo_moves(),
+        parents::ParentMode::UndoMoves => false,
+    };
+    memory::check_solve(
+        game,
+        &graph,
+        &|t| todo.contains_key(&t),
+        BIG_TIER,
+        &memory::MemoryCheck {
+            reverse_graph,
+            ..options.memory.clone()
+        },
+    )?;
     progress.start(&graph, to_solve);
 
     // How many unsolved parents still need each tier's records.

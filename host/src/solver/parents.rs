@@ -9,8 +9,10 @@
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
 
+use super::memory::filled;
 use super::SolveError;
 use crate::game::GameHandle;
+use crate::tier::TierNode;
 use gamesman_plugin_api::{Tier, TierPosition};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -62,11 +64,11 @@ impl ReverseGraph {
     /// may lead to (the tier itself included when loopy), with their sizes.
     pub fn build(
         game: &GameHandle,
-        tier: Tier,
-        tier_size: u64,
+        node: &TierNode,
         inner: &(dyn Fn(u64) -> bool + Sync),
         child_tiers: &[(Tier, u64)],
     ) -> Result<ReverseGraph, SolveError> {
+        let (tier, tier_size) = (node.tier, node.size);
         if tier_size > u32::MAX as u64 {
             return Err(SolveError::GraphTooLarge {
                 tier,
@@ -79,7 +81,7 @@ impl ReverseGraph {
             let len = usize::try_from(size + 1).map_err(|_| SolveError::TooLarge(child, size))?;
             parts.push(Part {
                 child,
-                offsets: super::retrograde::atomics(len, || AtomicU32::new(0)),
+                offsets: filled(game, node, "reverse graph offsets", len, || AtomicU32::new(0))?,
                 parents: Vec::new(),
             });
         }
@@ -106,7 +108,9 @@ impl ReverseGraph {
                     what: format!("more than {} moves into tier {}", u32::MAX, part.child),
                 })?;
             }
-            part.parents = super::retrograde::atomics(total as usize, || AtomicU32::new(0));
+            part.parents = filled(game, node, "reverse graph", total as usize, || {
+                AtomicU32::new(0)
+            })?;
         }
         // Pass 2: fill.
         expand(game, tier, n, inner, &|p, kids| {

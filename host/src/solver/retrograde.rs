@@ -16,6 +16,7 @@
 
 use super::frontier::{ChildFrontier, OwnFrontier};
 use super::parents::{ParentMode, ParentSource, ReverseGraph};
+use super::memory::{filled, reserved};
 use super::SolveError;
 use crate::game::GameHandle;
 use crate::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
@@ -77,11 +78,6 @@ pub struct TierState {
     pub parents: ParentSource,
 }
 
-/// `n` values made by `f`, in parallel (large arrays of atomics).
-pub(super) fn atomics<T: Send>(n: usize, f: impl Fn() -> T + Sync + Send) -> Vec<T> {
-    (0..n).into_par_iter().map(|_| f()).collect()
-}
-
 impl TierState {
     /// The value of position `i` (`UNDECIDED` until decided).
     pub fn value(&self, i: u64) -> Value {
@@ -120,20 +116,22 @@ pub fn solve_tier(
     let n = usize::try_from(node.size).map_err(|_| SolveError::TooLarge(node.tier, node.size))?;
     let state = TierState {
         tier: node.tier,
-        counters: atomics(n, || AtomicU32::new(0)),
-        records: atomics(n, || AtomicU16::new(0)),
+        counters: filled(game, node, "child counters", n, || AtomicU32::new(0))?,
+        records: filled(game, node, "records", n, || AtomicU16::new(0))?,
         turns: if keep_turns {
-            atomics(n, || AtomicU8::new(0))
+            filled(game, node, "turns", n, || AtomicU8::new(0))?
         } else {
             Vec::new()
         },
         children: if winby {
-            atomics(n, || AtomicU32::new(0))
+            filled(game, node, "children counts", n, || AtomicU32::new(0))?
         } else {
             Vec::new()
         },
         leaf_winby: if winby {
-            atomics(n, || std::sync::atomic::AtomicI32::new(0))
+            filled(game, node, "leaf margins", n, || {
+                std::sync::atomic::AtomicI32::new(0)
+            })?
         } else {
             Vec::new()
         },
@@ -155,16 +153,18 @@ pub fn solve_tier(
     run_levels(game, node, &state, flow, children, &mut ties, Phase::Tie)?;
 
     // Whatever is still undecided never resolves: a draw.
-    let values: Vec<u16> = state
-        .counters
-        .par_iter()
-        .zip(state.records.par_iter())
-        .map(|(c, rec)| match c.load(Relaxed) {
-            SKIP => 0,
-            DECIDED => rec.load(Relaxed),
-            _ => pack(Value::DRAW, 0),
-        })
-        .collect();
+    let mut values: Vec<u16> = reserved(game, node, "finished values", n)?;
+    values.par_extend(
+        state
+            .counters
+            .par_iter()
+            .zip(state.records.par_iter())
+            .map(|(c, rec)| match c.load(Relaxed) {
+                SKIP => 0,
+                DECIDED => rec.load(Relaxed),
+                _ => pack(Value::DRAW, 0),
+            }),
+    );
     // Keep the final values visible to the WinBy pass; the counters are done with, and
     // freeing them now leaves that pass 4 bytes a position more room.
     values
@@ -301,7 +301,7 @@ fn build_graph(
         let c = state.counters[i as usize].load(Relaxed);
         c != SKIP && c != DECIDED
     };
-    let graph = ReverseGraph::build(game, node.tier, node.size, &inner, &child_tiers)?;
+    let graph = ReverseGraph::build(game, node, &inner, &child_tiers)?;
     log::debug!(
         "tier {}: reverse graph built, {} moves, {} bytes",
         node.tier,

@@ -39,8 +39,8 @@ pub fn winby_pass(
     children: &[ChildFrontier],
 ) -> Result<Vec<i32>, SolveError> {
     let n = values.len();
-    let winby: Vec<AtomicI32> = (0..n).into_par_iter().map(|_| AtomicI32::new(0)).collect();
-    let pending: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let winby = super::memory::filled(game, node, "margins", n, || AtomicI32::new(0))?;
+    let pending = super::memory::filled(game, node, "pending counts", n, || AtomicU32::new(0))?;
     let maximizes = |i: u64| state.turns[i as usize].load(Relaxed) == 1;
     // `winby` doubles as the accumulator of an unfinished position: it starts at the
     // identity of its player's extreme and `finish` turns an untouched one into 0. No

@@ -239,18 +239,23 @@ impl Game for Chess {
             .chars()
             .filter(|c| !matches!(c, 'x' | '+' | '#' | '=' | '-'))
             .collect();
-        let (kind, rest) = match san.chars().next().and_then(letter_kind) {
-            Some(k) if san.starts_with(|c: char| c.is_ascii_uppercase()) => (k, &san[1..]),
-            _ => (PAWN, &san[..]),
+        // Every slice below cuts at a character boundary (a leading or trailing ASCII
+        // letter is one byte; the split uses `char_indices`), so text with multi-byte
+        // characters is refused like any other text that names no move.
+        let piece_letter =
+            |c: Option<char>| c.filter(char::is_ascii_uppercase).and_then(letter_kind);
+        let (kind, rest) = match piece_letter(san.chars().next()) {
+            Some(k) => (k, &san[1..]),
+            None => (PAWN, &san[..]),
         };
-        let (rest, promo) = match rest.chars().last().and_then(letter_kind) {
-            Some(k) if kind == PAWN && rest.ends_with(|c: char| c.is_ascii_uppercase()) => {
-                (&rest[..rest.len() - 1], k)
-            }
+        let (rest, promo) = match piece_letter(rest.chars().next_back()) {
+            Some(k) if kind == PAWN => (&rest[..rest.len() - 1], k),
             _ => (rest, 0),
         };
-        let found: Vec<ChessMove> = if rest.len() >= 2 {
-            let (from_hint, to) = rest.split_at(rest.len() - 2);
+        // The destination is the last two characters, the rest a hint at the origin.
+        let split = rest.char_indices().rev().nth(1).map(|(i, _)| i);
+        let found: Vec<ChessMove> = if let Some(split) = split {
+            let (from_hint, to) = rest.split_at(split);
             let to = parse_square(to);
             legal
                 .iter()

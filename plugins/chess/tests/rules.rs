@@ -235,6 +235,45 @@ fn moves_as_coordinates_or_san() {
     );
 }
 
+/// Text with multi-byte characters anywhere (the `e€` of a user's keyboard slip, a
+/// piece glyph, a combining accent) names no move and is refused with a message, never
+/// by a panic at a byte index inside a character; moves around such text still parse.
+#[test]
+fn moves_in_any_utf8_text_are_refused_cleanly() {
+    let chess = Chess::new_for_tests("KQKR");
+    let p = chess
+        .text_to_position("3r4/8/8/4k3/8/8/8/4KQ2 w - - 0 1")
+        .unwrap();
+    for text in [
+        "e\u{20ac}",
+        "\u{20ac}",
+        "\u{20ac}\u{20ac}",
+        "Q\u{20ac}",
+        "Qb\u{20ac}",
+        "Q\u{20ac}5",
+        "\u{20ac}b5",
+        "b5\u{20ac}",
+        "e8=\u{20ac}",
+        "\u{2655}b5",
+        "Qb5\u{301}",
+        "\u{1d11e}",
+        "Q\u{1d11e}b5",
+        "\u{e9}1\u{e9}2",
+        "xx\u{20ac}",
+        "=\u{20ac}+",
+    ] {
+        let e = chess
+            .text_to_move(p, text)
+            .expect_err(&format!("{text:?} names no move"));
+        assert!(e.contains("is not one legal move here"), "{text:?}: {e}");
+    }
+    // A move with its check sign and spaces still parses.
+    assert_eq!(
+        chess.move_to_text(p, chess.text_to_move(p, " Qb5+ ").unwrap()),
+        "f1b5"
+    );
+}
+
 /// The board diagram: Unicode glyphs by default, FEN letters in the ASCII style
 /// (`GAMESMAN_ASCII=1`), and `board_to_text` draws in the style the environment asks
 /// for.

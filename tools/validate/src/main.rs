@@ -20,6 +20,7 @@ mod tiers;
 use anyhow::Context;
 use clap::Parser;
 use run::{ModeChoice, Options, RunError};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -94,8 +95,8 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 20)]
     max_findings: usize,
 
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
+    /// Worker threads (default: one per core; at most 4 per core, at least 64 allowed).
+    #[arg(long, value_name = "N", value_parser = gamesman_host::threads::parse_arg)]
     threads: Option<usize>,
 }
 
@@ -107,7 +108,11 @@ fn main() -> ExitCode {
     match validate(&cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("validate: {e:#}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "validate: {}",
+                gamesman_host::messages::error_paragraph(e.as_ref())
+            );
             let load = e
                 .downcast_ref::<RunError>()
                 .is_some_and(|r| matches!(r, RunError::Load(_)));
@@ -117,12 +122,7 @@ fn main() -> ExitCode {
 }
 
 fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
-    if let Some(n) = cli.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .context("could not start the worker threads")?;
-    }
+    gamesman_host::threads::configure(cli.threads).map_err(anyhow::Error::msg)?;
     let opts = Options {
         plugin: cli.plugin.clone(),
         variant: cli.variant.clone(),
@@ -140,10 +140,17 @@ fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
         std::fs::write(path, dot::render(&outcome))
             .with_context(|| format!("could not write the DOT file {}", path.display()))?;
     }
-    if cli.json {
-        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    let text = if cli.json {
+        format!("{}\n", serde_json::to_string_pretty(&outcome)?)
     } else {
-        print!("{}", report::render(&outcome));
+        report::render(&outcome)
+    };
+    // Written, not printed: a closed stdout (`validate ... | head`) ends the report
+    // quietly, not with a panic, and the exit code still gives the verdict.
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
     }
     Ok(if outcome.summary.ok {
         ExitCode::SUCCESS

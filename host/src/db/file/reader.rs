@@ -1,0 +1,223 @@
+//! Reading a tier file: its header and index checked on opening, blocks decompressed
+//! on demand (a few kept for lookups), or every record at once with the checksum
+//! verified. Anything that does not add up is reported as corruption, never trusted.
+//!
+//! This file only reads; it must not write or decide what to do with a damaged file.
+
+use super::format::{find_extra, Header, FORMAT_VERSION, INDEX_MAGIC};
+use super::{corrupt, io};
+use crate::db::DbResult;
+use crate::record::{Record, TierRecords};
+use flate2::read::GzDecoder;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Blocks kept decompressed per tier for lookups.
+const CACHED_BLOCKS: usize = 64;
+
+fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
+    let mut out = Vec::new();
+    GzDecoder::new(data)
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| corrupt(path, format!("a gzip member does not decompress: {e}")))?;
+    if out.len() as u64 > limit {
+        return Err(corrupt(
+            path,
+            "a gzip member is larger than its layout allows",
+        ));
+    }
+    Ok(out)
+}
+
+/// An open tier file: header and index read, blocks read on demand.
+pub struct TierReader {
+    path: PathBuf,
+    file: File,
+    /// The header.
+    pub header: Header,
+    offsets: Vec<u64>,
+    cache: Mutex<HashMap<u64, Arc<Vec<u8>>>>,
+}
+
+impl TierReader {
+    /// Opens a tier file and checks its header and index (not its blocks).
+    pub fn open(path: &Path) -> DbResult<TierReader> {
+        let file = File::open(path).map_err(io("opening", path))?;
+        let len = file.metadata().map_err(io("reading", path))?.len();
+        let mut head = [0u8; 12];
+        file.read_exact_at(&mut head, 0)
+            .map_err(|_| corrupt(path, "shorter than a gzip header (truncated)"))?;
+        if head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
+            return Err(corrupt(path, "not gzip data"));
+        }
+        if head[3] & 4 == 0 {
+            return Err(corrupt(
+                path,
+                "gzip header lacks the tier database's extra field",
+            ));
+        }
+        let xlen = u16::from_le_bytes([head[10], head[11]]) as usize;
+        let mut extra = vec![0u8; xlen];
+        file.read_exact_at(&mut extra, 12)
+            .map_err(|_| corrupt(path, "truncated gzip header"))?;
+        let (index_offset, index_len) =
+            find_extra(&extra).ok_or_else(|| corrupt(path, "no GT extra field"))?;
+        if index_offset.checked_add(index_len) != Some(len) {
+            return Err(corrupt(
+                path,
+                format!(
+                    "file is {len} bytes but its index says {}",
+                    index_offset.saturating_add(index_len)
+                ),
+            ));
+        }
+        let mut head_member = vec![0u8; index_offset.min(1 << 16) as usize];
+        file.read_exact_at(&mut head_member, 0)
+            .map_err(io("reading", path))?;
+        let text = gunzip(path, &head_member, 1 << 14)?;
+        let text = String::from_utf8(text).map_err(|_| corrupt(path, "header is not text"))?;
+        let header = Header::parse(&text).map_err(|e| corrupt(path, e))?;
+        if header.format != FORMAT_VERSION {
+            return Err(corrupt(
+                path,
+                format!(
+                    "format version {} (this host reads {FORMAT_VERSION})",
+                    header.format
+                ),
+            ));
+        }
+        if header.block_positions == 0
+            || header.blocks != header.positions.div_ceil(header.block_positions)
+        {
+            return Err(corrupt(
+                path,
+                "block count does not match the number of positions",
+            ));
+        }
+        let mut index_raw = vec![0u8; index_len as usize];
+        file.read_exact_at(&mut index_raw, index_offset)
+            .map_err(io("reading", path))?;
+        let index = gunzip(path, &index_raw, 16 + (header.blocks + 1) * 8)?;
+        if index.len() as u64 != 16 + (header.blocks + 1) * 8 || &index[..4] != INDEX_MAGIC {
+            return Err(corrupt(path, "index is malformed"));
+        }
+        let offsets: Vec<u64> = index[16..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        if offsets.windows(2).any(|w| w[0] >= w[1]) || offsets.last() != Some(&index_offset) {
+            return Err(corrupt(
+                path,
+                "index offsets are not increasing up to the index",
+            ));
+        }
+        Ok(TierReader {
+            path: path.to_path_buf(),
+            file,
+            header,
+            offsets,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn block_len(&self, b: u64) -> u64 {
+        let n = (self.header.positions - b * self.header.block_positions)
+            .min(self.header.block_positions);
+        n * self.header.record_bytes()
+    }
+
+    /// The uncompressed bytes of block `b`, checked for length (and by gzip's CRC).
+    fn read_block(&self, b: u64) -> DbResult<Vec<u8>> {
+        let (start, end) = (self.offsets[b as usize], self.offsets[b as usize + 1]);
+        let mut raw = vec![0u8; (end - start) as usize];
+        self.file
+            .read_exact_at(&mut raw, start)
+            .map_err(io("reading", &self.path))?;
+        let expected = self.block_len(b);
+        let data = gunzip(&self.path, &raw, expected)?;
+        if data.len() as u64 != expected {
+            return Err(corrupt(
+                &self.path,
+                format!("block {b} holds {} bytes, expected {expected}", data.len()),
+            ));
+        }
+        Ok(data)
+    }
+
+    fn cached_block(&self, b: u64) -> DbResult<Arc<Vec<u8>>> {
+        if let Some(d) = self.cache.lock().expect("block cache").get(&b) {
+            return Ok(d.clone());
+        }
+        let d = Arc::new(self.read_block(b)?);
+        let mut cache = self.cache.lock().expect("block cache");
+        if cache.len() >= CACHED_BLOCKS {
+            if let Some(&k) = cache.keys().next() {
+                cache.remove(&k);
+            }
+        }
+        cache.insert(b, d.clone());
+        Ok(d)
+    }
+
+    /// One record.
+    pub fn get(&self, i: u64) -> DbResult<Record> {
+        let b = i / self.header.block_positions;
+        let k = (i % self.header.block_positions) as usize;
+        let data = self.cached_block(b)?;
+        let n = (self.block_len(b) / self.header.record_bytes()) as usize;
+        let packed = u16::from_le_bytes([data[2 * k], data[2 * k + 1]]);
+        let winby = self.header.winby.then(|| {
+            let o = 2 * n + 4 * k;
+            i32::from_le_bytes(data[o..o + 4].try_into().expect("4 bytes"))
+        });
+        let r = crate::record::decode(packed, winby);
+        if r.value.0 > 4 {
+            return Err(corrupt(
+                &self.path,
+                format!("record {i} has value code {}", r.value.0),
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Every record, with the checksum verified.
+    pub fn read_all(&self) -> DbResult<TierRecords> {
+        let blocks: Vec<Vec<u8>> = (0..self.header.blocks)
+            .into_par_iter()
+            .map(|b| self.read_block(b))
+            .collect::<DbResult<_>>()?;
+        let mut crc = crc32fast::Hasher::new();
+        let n = self.header.positions as usize;
+        let mut values = Vec::with_capacity(n);
+        let mut winby = self.header.winby.then(|| Vec::with_capacity(n));
+        for data in &blocks {
+            crc.update(data);
+            let k = data.len() / self.header.record_bytes() as usize;
+            values.extend(
+                data[..2 * k]
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            );
+            if let Some(w) = winby.as_mut() {
+                w.extend(
+                    data[2 * k..]
+                        .chunks_exact(4)
+                        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))),
+                );
+            }
+        }
+        if crc.finalize() != self.header.crc32 {
+            return Err(corrupt(&self.path, "checksum does not match the records"));
+        }
+        if values.iter().any(|&v| crate::record::value_of(v).0 > 4) {
+            return Err(corrupt(&self.path, "a record has an invalid value code"));
+        }
+        Ok(TierRecords { values, winby })
+    }
+}
