@@ -13,6 +13,7 @@
 pub mod export;
 pub mod ffi;
 pub mod game;
+pub mod object;
 pub mod rank;
 pub mod types;
 
