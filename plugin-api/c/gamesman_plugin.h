@@ -85,7 +85,10 @@ enum gamesman_status {
     GAMESMAN_ERROR = -1,
     /* text_to_move / text_to_position only: the text is not valid input; `err` says
      * why, and the host shows that to the user as a normal answer. */
-    GAMESMAN_REJECTED = -2
+    GAMESMAN_REJECTED = -2,
+    /* generate_undo_moves_to_tier, children and parents only: this variant does not
+     * implement the function; the host does what it does when the pointer is NULL. */
+    GAMESMAN_UNSUPPORTED = -3
 };
 
 /* Flags, in `flags` of the module (all variants) and of gamesman_properties (one

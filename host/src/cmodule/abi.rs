@@ -19,6 +19,8 @@ pub const OK: c_int = 0;
 pub const ERROR: i64 = -1;
 /// `GAMESMAN_REJECTED`.
 pub const REJECTED: i64 = -2;
+/// `GAMESMAN_UNSUPPORTED`.
+pub const UNSUPPORTED: i64 = -3;
 
 /// `GAMESMAN_FLAG_THREAD_SAFE`.
 pub const FLAG_THREAD_SAFE: u64 = 1 << 0;

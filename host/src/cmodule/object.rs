@@ -117,6 +117,9 @@ fn properties_of(flags: u64, max_moves: u32, max_undo: u32, max_tiers: u32) -> P
     }
 }
 
+/// The list functions that may answer `GAMESMAN_UNSUPPORTED`.
+const OPTIONAL_LISTS: [&str; 3] = ["generate_undo_moves_to_tier", "children", "parents"];
+
 /// The first size tried for a text; longer texts are asked for again.
 const TEXT_START: usize = 256;
 
@@ -186,15 +189,24 @@ impl CGame {
         f: impl FnOnce(*mut CError) -> i64,
     ) -> ObjectResult<i64> {
         let mut err = ErrBuf::new();
-        let rc = {
-            let _lock = self.guard();
-            let _note = CallNote::new(self.module, function);
-            f(err.ptr())
-        };
+        let rc = self.raw_call(function, &mut err, f);
         if rc >= 0 {
             return Ok(rc);
         }
         Err(self.status_error(rc, &mut err))
+    }
+
+    /// Calls `f` under the lock, noting the function for an `exit()` report.
+    #[inline]
+    fn raw_call(
+        &self,
+        function: &'static str,
+        err: &mut ErrBuf,
+        f: impl FnOnce(*mut CError) -> i64,
+    ) -> i64 {
+        let _lock = self.guard();
+        let _note = CallNote::new(self.module, function);
+        f(err.ptr())
     }
 
     #[cold]
@@ -214,11 +226,7 @@ impl CGame {
         f: impl FnOnce(*mut CError) -> i64,
     ) -> ObjectResult<Result<(), String>> {
         let mut err = ErrBuf::new();
-        let rc = {
-            let _lock = self.guard();
-            let _note = CallNote::new(self.module, function);
-            f(err.ptr())
-        };
+        let rc = self.raw_call(function, &mut err, f);
         match rc {
             rc if rc >= 0 => Ok(Ok(())),
             abi::REJECTED => Ok(Err(err.message())),
@@ -227,23 +235,32 @@ impl CGame {
     }
 
     /// A list function: the module writes into the list's spare room and returns the
-    /// count; a count past the room is recorded as the list's overflow.
+    /// count; a count past the room is recorded as the list's overflow. Returns
+    /// `false` when the module says `GAMESMAN_UNSUPPORTED` (only the optional list
+    /// functions may).
     #[inline]
     fn fill<T>(
         &self,
         function: &'static str,
         list: &mut List<'_, T>,
         f: impl FnOnce(*mut T, u32, *mut CError) -> i64,
-    ) -> ObjectResult<()>
+    ) -> ObjectResult<bool>
     where
         T: Copy,
     {
         let spare = list.spare_mut();
         let cap = u32::try_from(spare.len()).unwrap_or(u32::MAX);
         let ptr = spare.as_mut_ptr();
-        let n = self.call(function, |e| f(ptr, cap, e))?;
+        let mut err = ErrBuf::new();
+        let n = self.raw_call(function, &mut err, |e| f(ptr, cap, e));
+        if n == abi::UNSUPPORTED && OPTIONAL_LISTS.contains(&function) {
+            return Ok(false);
+        }
+        if n < 0 {
+            return Err(self.status_error(n, &mut err));
+        }
         list.advance(usize::try_from(n).unwrap_or(usize::MAX));
-        Ok(())
+        Ok(true)
     }
 
     /// A text function, asked again with a larger buffer when the text did not fit.
@@ -343,6 +360,7 @@ impl GameObject for CGame {
             // `Move` is a transparent u64.
             f(self.game, to_c(p), buf.cast::<u64>(), cap, e)
         })
+        .map(drop)
     }
 
     #[inline]
@@ -423,6 +441,7 @@ impl GameObject for CGame {
             // `Tier` is a transparent u64.
             f(self.game, tier.0, buf.cast::<u64>(), cap, e)
         })
+        .map(drop)
     }
 
     #[inline]
@@ -457,10 +476,14 @@ impl GameObject for CGame {
             undo.mark_unsupported();
             return Ok(());
         };
-        self.fill("generate_undo_moves_to_tier", undo, |buf, cap, e| unsafe {
+        let given = self.fill("generate_undo_moves_to_tier", undo, |buf, cap, e| unsafe {
             // `UndoMove` is a transparent u64.
             f(self.game, to_c(p), tier.0, buf.cast::<u64>(), cap, e)
-        })
+        })?;
+        if !given {
+            undo.mark_unsupported();
+        }
+        Ok(())
     }
 
     #[inline]
@@ -491,8 +514,7 @@ impl GameObject for CGame {
             // `TierPosition` is `#[repr(C)] {tier: u64, position: u64}`, as
             // gamesman_position.
             f(self.game, to_c(p), buf.cast::<CPosition>(), cap, e)
-        })?;
-        Ok(true)
+        })
     }
 
     #[inline]
@@ -507,8 +529,7 @@ impl GameObject for CGame {
         };
         self.fill("parents", out, |buf, cap, e| unsafe {
             f(self.game, to_c(p), tier.0, buf.cast::<CPosition>(), cap, e)
-        })?;
-        Ok(true)
+        })
     }
 
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64> {
