@@ -133,14 +133,31 @@ fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
 
 /// Runs `cmd` (stdin closed) and returns its output; panics if it runs past `timeout`
 /// (after killing it) or cannot be started.
-pub fn run(mut cmd: Command, timeout: Duration) -> RunOutput {
+pub fn run(cmd: Command, timeout: Duration) -> RunOutput {
+    run_with_input(cmd, "", timeout)
+}
+
+/// Like `run`, with `input` on the child's stdin (then closed).
+pub fn run_with_input(mut cmd: Command, input: &str, timeout: Duration) -> RunOutput {
     let command = format!("{cmd:?}");
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(if input.is_empty() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_string();
+        // A writer thread, so a child that does not read cannot block the test.
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(input.as_bytes());
+        });
+    }
     let out = drain(child.stdout.take().expect("piped stdout"));
     let err = drain(child.stderr.take().expect("piped stderr"));
     let status = wait_or_kill(&mut child, timeout);
