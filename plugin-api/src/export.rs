@@ -80,7 +80,14 @@ fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, CallError>) -> CallResult<
     CURRENT.with(|c| c.set(""));
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => ROk(v),
-        Ok(Err(e)) => RErr(e),
+        Ok(Err(mut e)) => {
+            // A game object's own error inside a batch call: say which function.
+            let inner = CURRENT.with(|c| c.get());
+            if e.kind == CallErrorKind::MODULE_ERROR && !inner.is_empty() && inner != what {
+                e.message = format!("{inner} failed: {}", e.message).into();
+            }
+            RErr(e)
+        }
         Err(payload) => {
             let recorded = LAST_PANIC.with(|c| c.borrow_mut().take());
             let msg = recorded.unwrap_or_else(|| panic_message(payload.as_ref()));
@@ -169,7 +176,7 @@ impl<G: GameObject> Adapter<G> {
         err(
             CallErrorKind::OVERFLOW,
             format!(
-                "{what} at {} wrote more than the {cap} items the module declares in its properties",
+                "{what} at {} gave more than the {cap} items the module declares in its properties",
                 self.describe(p)
             ),
         )
@@ -215,7 +222,7 @@ impl<G: GameObject> Adapter<G> {
             return Err(err(
                 CallErrorKind::OVERFLOW,
                 format!(
-                    "tier_children({tier}) wrote more than the {} tiers the module declares",
+                    "tier_children({tier}) gave more than the {} tiers the module declares",
                     self.props.max_tier_children
                 ),
             ));
@@ -405,7 +412,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                 return Err(err(
                     CallErrorKind::OVERFLOW,
                     format!(
-                        "tier_children({tier}) wrote more than the {} tiers the module declares",
+                        "tier_children({tier}) gave more than the {} tiers the module declares",
                         self.props.max_tier_children
                     ),
                 ));

@@ -60,8 +60,11 @@ int classic_caught(struct classic_call *call, gamesman_error *err) {
     return gamesman_fail(err, GAMESMAN_ERROR, "%s", call->reason);
 }
 
-void classic_note_function(const char *function) {
-    if (current_call != NULL) current_call->function = function;
+const char *classic_note_function(const char *function) {
+    if (current_call == NULL) return function;
+    const char *previous = current_call->function;
+    current_call->function = function;
+    return previous;
 }
 
 /* Jumps back to the innermost call with `reason`; outside any call (the module's code

@@ -83,8 +83,9 @@ void classic_leave(struct classic_call *call);
 int classic_caught(struct classic_call *call, gamesman_error *err);
 /* The innermost call on this thread, or NULL. */
 struct classic_call *classic_current_call(void);
-/* Names the Classic function now running (for messages about exit()). */
-void classic_note_function(const char *function);
+/* Names the Classic function now running (for messages about exit()); returns the
+ * name it replaces, to be noted again when that function's turn comes back. */
+const char *classic_note_function(const char *function);
 
 /* Runs `body` as one call into the module; returns `on_exit` (after writing the
  * reason into err) if the module calls exit(), BadElse or ExitStageRight. */

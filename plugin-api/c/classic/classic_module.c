@@ -217,6 +217,7 @@ static int do_move(gamesman_game *game, gamesman_position p, uint64_t move, game
     CLASSIC_RUN(err, "DoMove", GAMESMAN_ERROR, {
         if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
             POSITION next = DoMove(position, move_in(move));
+            classic_note_function("GoAgain");
             rc = from_classic(next, classic_next_turn(position, move_in(move), turn), "DoMove", child, err);
         }
     });
@@ -291,6 +292,7 @@ static int find_move(POSITION position, const char *text, uint64_t *out, gamesma
     char names[512] = "", name[256];
     size_t used = 0;
     int found = 0;
+    classic_note_function("MoveToString");
     for (MOVELIST *m = moves; m != NULL && !found; m = m->next) {
         move_text(m->move, name, sizeof name);
         for (size_t len = strlen(name); len > 0 && isspace((unsigned char)name[len - 1]); len--) name[len - 1] = '\0';
@@ -301,7 +303,9 @@ static int find_move(POSITION position, const char *text, uint64_t *out, gamesma
             used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "", name);
         }
     }
+    classic_note_function("ValidTextInput");
     if (!found && ValidTextInput != NULL && ConvertTextInputToMove != NULL && ValidTextInput(typed)) {
+        classic_note_function("ConvertTextInputToMove");
         MOVE converted = ConvertTextInputToMove(typed);
         for (MOVELIST *m = moves; m != NULL && !found; m = m->next) {
             if (m->move == converted) {

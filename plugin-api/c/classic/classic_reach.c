@@ -47,9 +47,12 @@ static int explore(gamesman_error *err) {
     while (depth > 0) {
         POSITION pair = stack[--depth], position = pair / 2;
         int turn = (int)(pair % 2) + 1;
+        classic_note_function("Primitive");
         if (Primitive(position) != undecided) continue;
+        classic_note_function("GenerateMoves");
         MOVELIST *moves = GenerateMoves(position);
         for (MOVELIST *m = moves; m != NULL; m = m->next) {
+            classic_note_function("DoMove");
             POSITION child = DoMove(position, m->move);
             if (child >= n) {
                 FreeMoveList(moves);
@@ -59,6 +62,7 @@ static int explore(gamesman_error *err) {
                                      "DoMove(%llu, %d) returned %llu, not below gNumberOfPositions (%llu)",
                                      position, m->move, child, n);
             }
+            classic_note_function("GoAgain");
             POSITION next = 2 * child + (POSITION)(classic_next_turn(position, m->move, turn) - 1);
             if (test_and_set(next)) continue;
             if (depth == room) {

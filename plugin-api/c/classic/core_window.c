@@ -29,7 +29,9 @@ void classic_window_reset(void) { generation++; }
 static struct window_slot *add_slot(TIER tier) {
     if (gNumberOfTierPositionsFunPtr == NULL)
         ExitStageRightErrorString("the module uses the hash window but sets no gNumberOfTierPositionsFunPtr");
+    const char *caller = classic_note_function("NumberOfTierPositions");
     TIERPOSITION size = gNumberOfTierPositionsFunPtr(tier);
+    classic_note_function(caller);
     POSITION offset = slot_count == 0 ? 0 : slots[slot_count - 1].offset + slots[slot_count - 1].size;
     if (offset + size < offset) ExitStageRightErrorString("the hash window's tiers hold more than 2^64 positions");
     if (slot_count == slot_room) {
@@ -52,7 +54,9 @@ static void open_window(TIER tier) {
     window_tier = tier;
     struct window_slot *own = add_slot(tier);
     if (gTierChildrenFunPtr != NULL) {
+        const char *caller = classic_note_function("TierChildren");
         TIERLIST *children = gTierChildrenFunPtr(tier);
+        classic_note_function(caller);
         for (TIERLIST *t = children; t != NULL; t = t->next)
             if (find_slot(t->tier) == NULL) add_slot(t->tier);
         FreeTierList(children);
