@@ -330,3 +330,63 @@ fn the_readme_documents_both_c_builds() {
         .replace("{output}", "libmygame.so");
     assert!(readme.contains(&header), "README must show `{header}`");
 }
+
+/// The offsets of `CModuleStruct`'s fields, by name.
+macro_rules! offsets {
+    ($ty:ty: $($field:ident),* $(,)?) => {
+        vec![$((stringify!($field), std::mem::offset_of!($ty, $field))),*]
+    };
+}
+
+#[test]
+fn the_host_reads_the_header_struct_at_the_compilers_offsets() {
+    use gamesman_host::cmodule::abi::{CError, CModuleStruct, CPosition, CProperties, CVariant};
+    let fields = offsets!(CModuleStruct:
+        abi_version, struct_size, flags, name, authors, description, variants, variant_count,
+        max_moves, max_undo_moves, max_tier_children, new_game, free_game, properties,
+        initial_position, primitive, generate_moves, do_move, turn, board_to_text,
+        move_to_text, text_to_move, position_to_text, text_to_position, tier_children,
+        tier_size, is_legal, generate_undo_moves_to_tier, undo_move, tier_name, children,
+        parents, win_by, canonical_position, score, position_to_autogui, move_to_autogui,
+    );
+    let mut expected: Vec<String> = fields
+        .iter()
+        .map(|(f, o)| format!("gamesman_module.{f} {o}"))
+        .collect();
+    let sizes = [
+        ("gamesman_module", std::mem::size_of::<CModuleStruct>()),
+        ("gamesman_position", std::mem::size_of::<CPosition>()),
+        ("gamesman_error", std::mem::size_of::<CError>()),
+        ("gamesman_properties", std::mem::size_of::<CProperties>()),
+        ("gamesman_variant", std::mem::size_of::<CVariant>()),
+    ];
+    expected.extend(sizes.iter().map(|(t, s)| format!("sizeof {t} {s}")));
+    // A C program printing the same facts as the compiler sees them in the header.
+    let mut program =
+        String::from("#include <stddef.h>\n#include \"gamesman_plugin.h\"\nint main(void) {\n");
+    for (f, _) in &fields {
+        program.push_str(&format!(
+            "  printf(\"gamesman_module.{f} %zu\\n\", offsetof(gamesman_module, {f}));\n"
+        ));
+    }
+    for (t, _) in &sizes {
+        program.push_str(&format!("  printf(\"sizeof {t} %zu\\n\", sizeof({t}));\n"));
+    }
+    program.push_str("  return 0;\n}\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("layout.c");
+    let exe = dir.path().join("layout");
+    std::fs::write(&source, program).expect("write the program");
+    let mut cc = Command::new("cc");
+    cc.arg("-I")
+        .arg(workspace_root().join("plugin-api/c"))
+        .arg(&source)
+        .arg("-o")
+        .arg(&exe);
+    let r = run(cc, DEFAULT_TIMEOUT);
+    assert!(r.status.success(), "{}", r.describe());
+    let r = run(Command::new(&exe), DEFAULT_TIMEOUT);
+    assert!(r.status.success(), "{}", r.describe());
+    let printed: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+    assert_eq!(printed, expected);
+}
