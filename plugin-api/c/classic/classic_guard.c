@@ -20,6 +20,17 @@
  */
 #include "classic_internal.h"
 
+/* Where the C library lets a program assign `stdout` (glibc, Apple's libc): there the
+ * module's output can be redirected and captured. Elsewhere (musl declares stdout
+ * const) the module prints where it likes and boards fall back to position numbers. */
+#if defined(__GLIBC__) || defined(__APPLE__)
+#define SET_STDOUT(stream) (stdout = (stream))
+#define CAN_SET_STDOUT 1
+#else
+#define SET_STDOUT(stream) ((void)(stream))
+#define CAN_SET_STDOUT 0
+#endif
+
 static _Thread_local struct classic_call *current_call = NULL;
 
 struct classic_call *classic_current_call(void) { return current_call; }
@@ -34,7 +45,7 @@ void classic_enter(struct classic_call *call, const char *function) {
     if (call->outer == NULL) {
         /* Outermost call: the module's printing goes to stderr. */
         call->saved_stdout = stdout;
-        stdout = stderr;
+        SET_STDOUT(stderr);
         classic_hash_enter();
     }
     current_call = call;
@@ -51,7 +62,7 @@ void classic_leave(struct classic_call *call) {
     if (call->outer == NULL) {
         classic_hash_leave();
         fflush(stderr);
-        stdout = call->saved_stdout;
+        SET_STDOUT(call->saved_stdout);
     }
 }
 
@@ -129,13 +140,13 @@ CLASSIC_CORE void ExitStageRightErrorString(STRING errorMsg) {
 
 int64_t classic_capture(char *buf, uint64_t capacity, void (*print)(void *), void *arg) {
     struct classic_call *call = current_call;
-    if (call == NULL || call->capture != NULL) return -1;
+    if (!CAN_SET_STDOUT || call == NULL || call->capture != NULL) return -1;
     call->capture = open_memstream(&call->capture_text, &call->capture_len);
     if (call->capture == NULL) return -1;
     FILE *outside = stdout;
-    stdout = call->capture;
+    SET_STDOUT(call->capture);
     print(arg);
-    stdout = outside;
+    SET_STDOUT(outside);
     fclose(call->capture);
     call->capture = NULL;
     /* Without the blank lines Classic modules print around a board (the host lays out

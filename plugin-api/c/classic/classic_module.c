@@ -251,10 +251,9 @@ static int64_t board_to_text(gamesman_game *game, gamesman_position p, char *buf
     CLASSIC_RUN(err, "PrintPosition", GAMESMAN_ERROR, {
         if (to_classic(p, &args.position, &args.turn, err) == GAMESMAN_OK) {
             if (PrintPosition != NULL) n = classic_capture(buf, capacity, print_position, &args);
-            else n = snprintf(buf, capacity, "position %llu\n", args.position);
+            if (n < 0) n = snprintf(buf, capacity, "position %llu\n", args.position);
         }
     });
-    if (n == -1 && err->message[0] == '\0') return gamesman_fail(err, GAMESMAN_ERROR, "cannot capture PrintPosition's output");
     return n;
 }
 
@@ -268,7 +267,8 @@ static int64_t move_text(MOVE move, char *buf, uint64_t capacity) {
     }
     if (PrintMove != NULL) {
         struct print_args args = {0, 0, move};
-        return classic_capture(buf, capacity, print_move, &args);
+        int64_t n = classic_capture(buf, capacity, print_move, &args);
+        if (n >= 0) return n;
     }
     return snprintf(buf, capacity, "%d", move);
 }
