@@ -274,6 +274,29 @@ fn header_module_matches_mtttier_position_by_position() {
     let rust = query(&plugin("mtttier"), "regular", Some("X---O----"));
     let c = query(&ctttier(), "regular", Some("X---O----"));
     assert_eq!(c, rust);
+    // Play: the module's own text_to_move rejects input with its message.
+    let mut cmd = Command::new(host_binary());
+    cmd.args([
+        "--plugin",
+        path(&ctttier()),
+        "play",
+        "--db",
+        "memory:",
+        "--seed",
+        "2",
+    ]);
+    let r = run_with_input(cmd, "0\n5\nquit\n", DEFAULT_TIMEOUT);
+    assert!(
+        r.stdout
+            .contains("'0' is not a move: type a cell number 1-9"),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        r.stdout.contains("  - X -    ( 4 5 6 )"),
+        "{}",
+        r.describe()
+    );
 }
 
 #[test]
@@ -389,4 +412,100 @@ fn the_host_reads_the_header_struct_at_the_compilers_offsets() {
     assert!(r.status.success(), "{}", r.describe());
     let printed: Vec<String> = r.stdout.lines().map(str::to_string).collect();
     assert_eq!(printed, expected);
+}
+
+/// The go-again pile of tests/c-modules/classic_goagain.c, solved here by plain
+/// recursion: (value for the mover, remoteness, WinBy from player one's view) as the
+/// host defines them (WinBy: the maximum over the children when player one moves, the
+/// minimum when player two does).
+fn pile_reference(
+    tokens: i64,
+    difference: i64,
+    turn: u8,
+    memo: &mut std::collections::HashMap<(i64, i64, u8), (&'static str, u64, i64)>,
+) -> (&'static str, u64, i64) {
+    if let Some(&r) = memo.get(&(tokens, difference, turn)) {
+        return r;
+    }
+    let r = if tokens == 0 {
+        let won = (turn == 1) == (difference > 0);
+        (if won { "win" } else { "lose" }, 0, difference)
+    } else {
+        let mut wins = Vec::new();
+        let mut losses = Vec::new();
+        let mut margins = Vec::new();
+        for take in 1..=tokens.min(3) {
+            let again = take == 2;
+            let next = if again { turn } else { 3 - turn };
+            let d = difference + if turn == 1 { take } else { -take };
+            let (v, r, w) = pile_reference(tokens - take, d, next, memo);
+            let for_mover_wins = if again { v == "win" } else { v == "lose" };
+            if for_mover_wins {
+                wins.push(r);
+            } else {
+                losses.push(r);
+            }
+            margins.push(w);
+        }
+        let winby = if turn == 1 {
+            *margins.iter().max().expect("moves")
+        } else {
+            *margins.iter().min().expect("moves")
+        };
+        match wins.iter().min() {
+            Some(r) => ("win", r + 1, winby),
+            None => ("lose", losses.iter().max().expect("moves") + 1, winby),
+        }
+    };
+    memo.insert((tokens, difference, turn), r);
+    r
+}
+
+#[test]
+fn classic_go_again_and_winby_follow_the_turn_the_layer_tracks() {
+    let lib = build_classic_module("tests/c-modules/classic_goagain.c", "classic_goagain", &[]);
+    let j = validate(&lib, "1");
+    assert_eq!(check_status(&j, "primitive"), "pass");
+    let info = json(&host(&lib, &["info", "--json"]));
+    assert_eq!(info["properties"]["go_again"], true);
+    assert_eq!(info["properties"]["winby"], true);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("file:{}", dir.path().display());
+    host(&lib, &["solve", "--db", &db]);
+    // Every position reachable from the start, against the reference.
+    let mut memo = std::collections::HashMap::new();
+    let mut todo = vec![(7i64, 0i64, 1u8)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((tokens, difference, turn)) = todo.pop() {
+        if !seen.insert((tokens, difference, turn)) {
+            continue;
+        }
+        let position = ((tokens * 15 + difference + 7) * 2 + i64::from(turn) - 1) as u64;
+        let q = json(&host(
+            &lib,
+            &[
+                "query",
+                "--db",
+                &db,
+                "--json",
+                &format!("#{turn}:{position}"),
+            ],
+        ));
+        let (v, r, w) = pile_reference(tokens, difference, turn, &mut memo);
+        let at = format!("{tokens} tokens, difference {difference}, player {turn}");
+        assert_eq!(q["value"], v, "{at}");
+        assert_eq!(q["remoteness"], r, "{at}");
+        assert_eq!(q["winby"], w, "{at}");
+        for take in 1..=tokens.min(3) {
+            let next = if take == 2 { turn } else { 3 - turn };
+            let d = difference + if turn == 1 { take } else { -take };
+            todo.push((tokens - take, d, next));
+        }
+    }
+    // The layer's reachable pairs are exactly the game's reachable positions.
+    let a = json(&host(&lib, &["analyze", "--db", &db, "--json"]));
+    assert_eq!(a["reachable"]["counts"]["total"], seen.len() as u64);
+    assert_eq!(a["legal"]["counts"]["total"], seen.len() as u64);
+    let start = pile_reference(7, 0, 1, &mut memo);
+    assert_eq!(start.0, "win");
 }
