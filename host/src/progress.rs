@@ -72,6 +72,9 @@ impl SolveProgress for Lines {
         );
     }
     fn advance(&self, _: &TierNode, _: u64) {}
+    fn note(&self, node: &TierNode, what: &str) {
+        log::info!("tier {} ({}): {what}", node.tier, node.name);
+    }
     fn tier_finished(&self, node: &TierNode, took: Duration) {
         log::info!(
             "solved tier {} ({}): {} positions in {:.2?} ({} positions/s)",
@@ -144,6 +147,12 @@ impl SolveProgress for Bars {
         if let Some(b) = self.tiers.lock().expect("bars").get(&node.tier) {
             b.inc(positions);
         }
+    }
+    fn note(&self, node: &TierNode, what: &str) {
+        if let Some(b) = self.tiers.lock().expect("bars").get(&node.tier) {
+            b.set_message(format!("{}: {what}", node.name));
+        }
+        log::debug!("tier {} ({}): {what}", node.tier, node.name);
     }
     fn tier_finished(&self, node: &TierNode, took: Duration) {
         if let Some(b) = self.tiers.lock().expect("bars").remove(&node.tier) {

@@ -12,6 +12,36 @@
 //!
 //! This crate must stay small and stable: anything that changes `ffi` breaks every
 //! module in the wild, and must bump `ffi::ABI_VERSION` and the crate's minor version.
+//!
+//! # A whole module
+//!
+//! The subtraction game below (`examples/subtraction.rs`, built as a plugin by `cargo
+//! build --release --examples`) gives only what [`Game`] requires: no tiers, no undo
+//! moves, no text forms for positions. The host solves it by expanding positions
+//! forward; every other function has a default, documented on [`Game`].
+//!
+#![doc = concat!(
+    "```rust\n",
+    include_str!("../examples/subtraction.rs"),
+    // Run in-process by the doc test, not shown: a heap of 10 starts with player one
+    // to move and three moves, and an empty heap is a loss for the player to move.
+    "# fn main() {\n",
+    "# use gamesman_plugin_api::{Game, List, Move, Player, TierPosition, Tier, Value};\n",
+    "# let game = Subtraction::new(\"10\").unwrap();\n",
+    "# let start = game.initial_position();\n",
+    "# assert_eq!(game.turn(start), Player::ONE);\n",
+    "# let mut buf = [Move::default(); 3];\n",
+    "# let mut moves = List::new(&mut buf);\n",
+    "# game.generate_moves(start, &mut moves);\n",
+    "# assert_eq!(moves.as_slice(), [Move(1), Move(2), Move(3)]);\n",
+    "# let eight = game.do_move(start, Move(2));\n",
+    "# assert_eq!(game.board_to_text(eight), \"8 stones left\");\n",
+    "# assert_eq!(game.turn(eight), Player::TWO);\n",
+    "# assert_eq!(game.primitive(TierPosition::new(Tier(0), 0)), Value::LOSE);\n",
+    "# assert!(Subtraction::new(\"0\").is_err());\n",
+    "# }\n",
+    "```",
+)]
 
 pub mod export;
 pub mod ffi;

@@ -74,6 +74,9 @@ pub trait SolveProgress: Sync {
     fn tier_started(&self, node: &TierNode);
     /// Positions of a tier were scanned.
     fn advance(&self, node: &TierNode, positions: u64);
+    /// What a tier's solve is doing now (building a reverse graph, its size). Default:
+    /// nothing shown.
+    fn note(&self, _node: &TierNode, _what: &str) {}
     /// A tier is solved and stored.
     fn tier_finished(&self, node: &TierNode, took: Duration);
     /// The solve is over.
@@ -293,9 +296,14 @@ fn solve_group(
                 .into_iter()
                 .map(|(c, r)| ChildFrontier::new(c, r))
                 .collect();
-            let records = solve_one(game, node, &children, options.parents, &|k| {
-                progress.advance(node, k)
-            })?;
+            let records = solve_one(
+                game,
+                node,
+                &children,
+                options.parents,
+                &|k| progress.advance(node, k),
+                &|what| progress.note(node, what),
+            )?;
             drop(children);
             db.store_tier(&meta_of(node), &records)?;
             progress.tier_finished(node, t0.elapsed());
@@ -320,8 +328,9 @@ pub fn solve_one(
     children: &[ChildFrontier],
     mode: parents::ParentMode,
     tick: retrograde::Tick<'_>,
+    note: retrograde::Note<'_>,
 ) -> Result<TierRecords, SolveError> {
-    let (mut records, state) = retrograde::solve_tier(game, node, children, mode, tick)?;
+    let (mut records, state) = retrograde::solve_tier(game, node, children, mode, tick, note)?;
     if game.supports_winby() {
         records.winby = Some(winby::winby_pass(
             game,

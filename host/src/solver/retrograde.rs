@@ -102,6 +102,9 @@ impl TierState {
 /// Called with the number of positions scanned, for progress.
 pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
 
+/// Called with a short note on what the tier's solve is doing (for the progress line).
+pub type Note<'a> = &'a (dyn Fn(&str) + Sync);
+
 /// Solves one tier. `children` are the solved child tiers (without the tier itself).
 pub fn solve_tier(
     game: &GameHandle,
@@ -109,6 +112,7 @@ pub fn solve_tier(
     children: &[ChildFrontier],
     mode: ParentMode,
     tick: Tick<'_>,
+    note: Note<'_>,
 ) -> Result<(TierRecords, TierState), SolveError> {
     let flow = Flow::of(game);
     let winby = game.supports_winby();
@@ -143,7 +147,7 @@ pub fn solve_tier(
     ties.push(0, decided_tie);
     let mut state = state;
     if use_graph(game, mode)? {
-        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges)?);
+        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges, note)?);
     }
 
     // Wins and losses level by level, then ties once every win and loss is known.
@@ -274,6 +278,7 @@ fn build_graph(
     node: &TierNode,
     state: &TierState,
     edges: u64,
+    note: Note<'_>,
 ) -> Result<ReverseGraph, SolveError> {
     let mut child_tiers = Vec::with_capacity(node.children.len() + 1);
     for &c in &node.children {
@@ -284,13 +289,14 @@ fn build_graph(
     }
     let child_positions: u64 = child_tiers.iter().map(|&(_, s)| s + 1).sum();
     let estimate = super::parents::graph_bytes(edges, child_positions);
-    log::info!(
-        "tier {} ({}): reverse graph of {} moves, about {} MB",
-        node.tier,
-        node.name,
-        edges,
-        estimate.div_ceil(1 << 20)
-    );
+    // Tiny graphs are not worth a line each; the debug log has every one.
+    if estimate >= 1 << 20 {
+        note(&format!(
+            "building the reverse graph: {} moves, about {} MB",
+            crate::progress::human(edges as f64),
+            estimate.div_ceil(1 << 20)
+        ));
+    }
     let inner = |i: u64| {
         let c = state.counters[i as usize].load(Relaxed);
         c != SKIP && c != DECIDED
