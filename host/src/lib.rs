@@ -3,6 +3,7 @@
 //! tools (the validator) and tests reuse it.
 
 pub mod analyze;
+pub mod cmodule;
 pub mod compat;
 pub mod db;
 pub mod game;

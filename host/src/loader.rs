@@ -1,14 +1,18 @@
-//! Finding and loading a game module (`.so`) and opening one of its variants.
+//! Finding and loading a game module (`.so`, written in Rust against the abi_stable
+//! ABI or in C against `gamesman_plugin.h`) and opening one of its variants.
 //!
 //! Every way a plugin file can be wrong ends here as one typed `LoadError` whose
 //! message is one paragraph a user can act on; abi_stable's long layout reports go to
 //! the debug log only. Modules are never unloaded (abi_stable keeps them for the
 //! process). This file must not call into a game beyond metadata and construction.
 
+use crate::cmodule::{self, CModule, CModuleError};
 use crate::compat::{self, Refusal};
 use crate::game::GameHandle;
 use abi_stable::library::{lib_header_from_path, LibraryError};
-use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
+use gamesman_plugin_api::ffi::{
+    CallErrorKind, FfiModuleInfo, FfiVariant, GameModuleRef, ABI_VERSION,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -32,7 +36,7 @@ pub enum LoadError {
         reason: String,
     },
     /// A shared library, but without the game-module entry point.
-    #[error("{} is a shared library but not a game module: it exports no gamesman root module. Modules call gamesman_plugin_api::export_game!(YourGame) in their crate root.", path.display())]
+    #[error("{} is a shared library but not a game module: it exports neither a gamesman root module nor gamesman_module_v1. Rust modules call gamesman_plugin_api::export_game!(YourGame) in their crate root; C modules define gamesman_module_v1() from plugin-api/c/gamesman_plugin.h.", path.display())]
     NotAModule {
         /// The file.
         path: PathBuf,
@@ -66,6 +70,15 @@ pub enum LoadError {
         module: u32,
         /// The host's `ABI_VERSION`.
         host: u32,
+    },
+    /// A C module whose `gamesman_module_v1()` struct is refused (another ABI
+    /// version, too small, required functions NULL, unusable metadata).
+    #[error("{} is a C game module the host cannot use: {reason}", path.display())]
+    BadCModule {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its struct.
+        reason: CModuleError,
     },
     /// The module failed while starting up.
     #[error("the game module {} failed while loading: {message}", path.display())]
@@ -105,8 +118,20 @@ pub struct Module {
     pub path: PathBuf,
     /// Its metadata.
     pub info: Arc<FfiModuleInfo>,
-    root: GameModuleRef,
+    source: Source,
 }
+
+/// Which ABI a module speaks.
+#[derive(Clone)]
+enum Source {
+    /// A Rust module's abi_stable root module.
+    Rust(GameModuleRef),
+    /// A C module's struct.
+    C(Arc<CModule>),
+}
+
+/// `api_version` shown for C modules (they are built against a header, not a crate).
+pub const C_API_VERSION: &str = "C ABI 1 (gamesman_plugin.h)";
 
 impl std::fmt::Debug for Module {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -175,7 +200,12 @@ pub fn load(spec: &str) -> Result<Module, LoadError> {
 /// Loads the module at `path`.
 pub fn load_path(path: &Path) -> Result<Module, LoadError> {
     let path = path.to_path_buf();
-    let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
+    let header = match lib_header_from_path(&path) {
+        Ok(header) => header,
+        // No Rust root module: perhaps a C module.
+        Err(LibraryError::GetSymbolError { .. }) => return load_c(path),
+        Err(e) => return Err(classify(&path, e)),
+    };
     compat::check(header).map_err(|r| refused(&path, r))?;
     // SAFETY: `compat::check` compared the module's layout with the host's and found
     // them equal but for `FfiGame` methods appended after the module's plugin-api,
@@ -203,7 +233,37 @@ pub fn load_path(path: &Path) -> Result<Module, LoadError> {
     Ok(Module {
         path,
         info: Arc::new(info),
-        root,
+        source: Source::Rust(root),
+    })
+}
+
+/// Loads the C module at `path` (a library without a Rust root module).
+fn load_c(path: PathBuf) -> Result<Module, LoadError> {
+    let module = match cmodule::load(&path) {
+        Ok(Some(m)) => m,
+        Ok(None) => return Err(LoadError::NotAModule { path }),
+        Err(Ok(reason)) => return Err(LoadError::BadCModule { path, reason }),
+        Err(Err(reason)) => return Err(LoadError::NotALibrary { path, reason }),
+    };
+    let info = FfiModuleInfo {
+        name: module.name.as_str().into(),
+        authors: module.authors.as_str().into(),
+        description: module.description.as_str().into(),
+        variants: module
+            .variants
+            .iter()
+            .map(|(name, description)| FfiVariant {
+                name: name.as_str().into(),
+                description: description.as_str().into(),
+            })
+            .collect(),
+        api_version: C_API_VERSION.into(),
+    };
+    log::debug!("loaded C module '{}' from {}", info.name, path.display());
+    Ok(Module {
+        path,
+        info: Arc::new(info),
+        source: Source::C(Arc::new(module)),
     })
 }
 
@@ -337,7 +397,11 @@ impl Module {
             });
         }
         let requested = variant.unwrap_or("");
-        match (self.root.new_game())(requested.into()) {
+        let root = match &self.source {
+            Source::Rust(root) => root,
+            Source::C(c) => return self.open_c(c, requested),
+        };
+        match (root.new_game())(requested.into()) {
             abi_stable::std_types::ROk(game) => {
                 let name = if requested.is_empty() {
                     self.variant_names().into_iter().next().unwrap_or_default()
@@ -359,5 +423,38 @@ impl Module {
                 message: e.message.into_string(),
             }),
         }
+    }
+
+    /// Opens a variant of a C module behind the plugin adapter.
+    fn open_c(&self, module: &CModule, requested: &str) -> Result<GameHandle, LoadError> {
+        let names = self.variant_names();
+        let name = if requested.is_empty() {
+            names.first().cloned().unwrap_or_default()
+        } else {
+            requested.to_string()
+        };
+        if !names.contains(&name) {
+            return Err(LoadError::UnknownVariant {
+                module: self.name().to_string(),
+                variant: name,
+                message: "not one of the module's variants".into(),
+                available: names,
+            });
+        }
+        let game = module.open(&name).map_err(|e| match e {
+            cmodule::OpenError::Module(reason) => LoadError::BadCModule {
+                path: self.path.clone(),
+                reason,
+            },
+            cmodule::OpenError::Failed(message) => LoadError::InitFailed {
+                path: self.path.clone(),
+                message,
+            },
+        })?;
+        Ok(GameHandle::new(
+            self.name().to_string(),
+            name,
+            gamesman_plugin_api::export::game_box(game),
+        ))
     }
 }

@@ -1,15 +1,18 @@
-//! Adapts a module writer's `Game` to the stable ABI of `ffi`, and exports it.
+//! Adapts a game object (every module writer's `Game`, or a host's wrapper of a C
+//! module) to the stable ABI of `ffi`, and exports a `Game` as a plugin.
 //!
 //! Every entry point runs the module inside `catch_unwind`, so a panicking module turns
-//! into a `CallError` naming the function instead of aborting the host. The batch entry
-//! points loop inside the plugin, where the game's code is inlined. This file must not
-//! change what a module computes: it only checks and forwards.
+//! into a `CallError` naming the function instead of aborting the host; an error the
+//! game object reports itself is passed on as it is. The batch entry points loop inside
+//! the plugin, where the game's code is inlined. This file must not change what a
+//! module computes: it only checks and forwards.
 
 use crate::ffi::{
     CallError, CallErrorKind, CallResult, FfiGame, FfiGame_TO, FfiModuleInfo, FfiProperties,
     FfiVariant, GameBox, GameModule, GameModuleRef, ScanRecord, ABI_VERSION,
 };
 use crate::game::{Game, List, Properties};
+use crate::object::GameObject;
 use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
 use abi_stable::{
     prefix_type::PrefixTypeTrait,
@@ -30,11 +33,12 @@ thread_local! {
     static CURRENT: std::cell::Cell<&'static str> = const { std::cell::Cell::new("") };
 }
 
-/// Calls into the module's `Game`, noting which function runs.
+/// Calls into the game object, noting which function runs, and returns early with
+/// the error it reports.
 macro_rules! module_call {
     ($name:literal, $call:expr) => {{
         CURRENT.with(|c| c.set($name));
-        $call
+        $call?
     }};
 }
 
@@ -76,7 +80,14 @@ fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, CallError>) -> CallResult<
     CURRENT.with(|c| c.set(""));
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => ROk(v),
-        Ok(Err(e)) => RErr(e),
+        Ok(Err(mut e)) => {
+            // A game object's own error inside a batch call: say which function.
+            let inner = CURRENT.with(|c| c.get());
+            if e.kind == CallErrorKind::MODULE_ERROR && !inner.is_empty() && inner != what {
+                e.message = format!("{inner} failed: {}", e.message).into();
+            }
+            RErr(e)
+        }
         Err(payload) => {
             let recorded = LAST_PANIC.with(|c| c.borrow_mut().take());
             let msg = recorded.unwrap_or_else(|| panic_message(payload.as_ref()));
@@ -107,8 +118,8 @@ fn to_ffi_properties(p: &Properties) -> FfiProperties {
     }
 }
 
-/// A `Game` behind the stable ABI.
-pub struct Adapter<G: Game> {
+/// A game object behind the stable ABI.
+pub struct Adapter<G: GameObject> {
     game: G,
     props: FfiProperties,
     /// Whether the module implements undo moves (probed once at construction).
@@ -118,15 +129,15 @@ pub struct Adapter<G: Game> {
 /// Whether `game` implements `generate_undo_moves_to_tier`: the trait's default marks
 /// its list unsupported. A module that panics here is taken to have undo moves, so the
 /// panic is reported where the host first uses them.
-fn probe_undo_moves<G: Game>(game: &G, props: &FfiProperties) -> bool {
-    catch_unwind(AssertUnwindSafe(|| {
-        let p = game.initial_position();
+fn probe_undo_moves<G: GameObject>(game: &G, props: &FfiProperties) -> bool {
+    catch_unwind(AssertUnwindSafe(|| -> Result<bool, CallError> {
+        let p = game.initial_position()?;
         let mut buf = vec![UndoMove::default(); props.max_undo_moves as usize];
         let mut list = List::new(&mut buf);
-        game.generate_undo_moves_to_tier(p, p.tier, &mut list);
-        !list.is_unsupported()
+        game.generate_undo_moves_to_tier(p, p.tier, &mut list)?;
+        Ok(!list.is_unsupported())
     }))
-    .unwrap_or(true)
+    .map_or(true, |r| r.unwrap_or(true))
 }
 
 fn unsupported_undo(p: TierPosition) -> CallError {
@@ -136,7 +147,7 @@ fn unsupported_undo(p: TierPosition) -> CallError {
     )
 }
 
-impl<G: Game> Adapter<G> {
+impl<G: GameObject> Adapter<G> {
     /// Checks an undo move's result and returns its canonical form.
     fn check_parent(
         &self,
@@ -165,7 +176,7 @@ impl<G: Game> Adapter<G> {
         err(
             CallErrorKind::OVERFLOW,
             format!(
-                "{what} at {} wrote more than the {cap} items the module declares in its properties",
+                "{what} at {} gave more than the {cap} items the module declares in its properties",
                 self.describe(p)
             ),
         )
@@ -173,10 +184,10 @@ impl<G: Game> Adapter<G> {
 
     /// `tier:index (text)`, for error messages; survives a panicking `position_to_text`.
     fn describe(&self, p: TierPosition) -> String {
-        let text = catch_unwind(AssertUnwindSafe(|| {
-            module_call!("position_to_text", self.game.position_to_text(p))
-        }))
-        .unwrap_or_else(|_| "?".to_string());
+        let text = catch_unwind(AssertUnwindSafe(|| self.game.position_to_text(p)))
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_else(|| "?".to_string());
         format!("position {p} ({text})")
     }
 
@@ -211,16 +222,15 @@ impl<G: Game> Adapter<G> {
             return Err(err(
                 CallErrorKind::OVERFLOW,
                 format!(
-                    "tier_children({tier}) wrote more than the {} tiers the module declares",
+                    "tier_children({tier}) gave more than the {} tiers the module declares",
                     self.props.max_tier_children
                 ),
             ));
         }
-        let out: Vec<(Tier, u64)> = list
-            .as_slice()
-            .iter()
-            .map(|&t| (t, module_call!("tier_size", self.game.tier_size(t))))
-            .collect();
+        let mut out: Vec<(Tier, u64)> = Vec::with_capacity(list.len());
+        for &t in list.as_slice() {
+            out.push((t, module_call!("tier_size", self.game.tier_size(t))));
+        }
         // A tier that does not list itself is not loopy: the solver never looks for
         // parents inside it, so a child there would silently become a draw. It is
         // refused like a child in any other undeclared tier.
@@ -282,7 +292,9 @@ impl<G: Game> Adapter<G> {
             Some(m) => format!(
                 "do_move at {} with move '{}'",
                 self.describe(p),
-                module_call!("move_to_text", self.game.move_to_text(p, m))
+                self.game
+                    .move_to_text(p, m)
+                    .unwrap_or_else(|_| format!("#{}", m.0))
             ),
             None => format!("children at {}", self.describe(p)),
         };
@@ -322,7 +334,7 @@ fn check_value(v: Value, what: &str) -> Result<Value, CallError> {
     })
 }
 
-impl<G: Game> FfiGame for Adapter<G> {
+impl<G: GameObject> FfiGame for Adapter<G> {
     fn properties(&self) -> FfiProperties {
         self.props
     }
@@ -400,7 +412,7 @@ impl<G: Game> FfiGame for Adapter<G> {
                 return Err(err(
                     CallErrorKind::OVERFLOW,
                     format!(
-                        "tier_children({tier}) wrote more than the {} tiers the module declares",
+                        "tier_children({tier}) gave more than the {} tiers the module declares",
                         self.props.max_tier_children
                     ),
                 ));
@@ -584,8 +596,11 @@ impl<G: Game> FfiGame for Adapter<G> {
                     }
                 } else {
                     let mut list = List::new(&mut undo);
-                    self.game
-                        .generate_undo_moves_to_tier(cp, parent_tier, &mut list);
+                    module_call!(
+                        "generate_undo_moves_to_tier",
+                        self.game
+                            .generate_undo_moves_to_tier(cp, parent_tier, &mut list)
+                    );
                     if list.is_unsupported() {
                         return Err(unsupported_undo(cp));
                     }
@@ -678,17 +693,28 @@ pub fn new_game<G: Game>(variant: &str) -> CallResult<GameBox> {
             variant.to_string()
         };
         let game = G::new(&name).map_err(|e| err(CallErrorKind::BAD_VARIANT, e))?;
-        let props = to_ffi_properties(&game.properties());
-        let has_undo = probe_undo_moves(&game, &props);
-        Ok(FfiGame_TO::from_value(
-            Adapter {
-                game,
-                props,
-                has_undo,
-            },
-            TD_Opaque,
-        ))
+        Ok(adapt(game))
     })
+}
+
+/// Puts any game object behind the stable ABI, with the adapter's checks and batch
+/// loops: how a host runs a game described at run time (a C module) exactly like a
+/// plugin's `Game`.
+pub fn game_box<O: GameObject>(game: O) -> GameBox {
+    adapt(game)
+}
+
+fn adapt<O: GameObject>(game: O) -> GameBox {
+    let props = to_ffi_properties(&GameObject::properties(&game));
+    let has_undo = probe_undo_moves(&game, &props);
+    FfiGame_TO::from_value(
+        Adapter {
+            game,
+            props,
+            has_undo,
+        },
+        TD_Opaque,
+    )
 }
 
 extern "C" fn info_entry<G: Game>() -> CallResult<FfiModuleInfo> {

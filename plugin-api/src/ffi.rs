@@ -54,6 +54,9 @@ impl CallErrorKind {
     /// The module does not implement the function (plugin-api 0.1.1: undo moves of a
     /// forward-only module).
     pub const UNSUPPORTED: CallErrorKind = CallErrorKind(6);
+    /// The module reported an error itself: a C module's error status, or its
+    /// `exit()` caught by the GamesmanClassic compatibility layer (plugin-api 0.1.2).
+    pub const MODULE_ERROR: CallErrorKind = CallErrorKind(7);
 }
 
 /// An error from a call into a module: its kind and a message for the user.

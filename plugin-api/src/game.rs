@@ -124,6 +124,22 @@ impl<'a, T: Copy> List<'a, T> {
         self.unsupported = false;
     }
 
+    /// The unused rest of the buffer, for code that writes items in place (a C
+    /// module's function given a pointer and a capacity); follow with `advance`.
+    pub fn spare_mut(&mut self) -> &mut [T] {
+        &mut self.buf[self.len..]
+    }
+
+    /// Keeps `n` items written into `spare_mut`. A count past the spare capacity keeps
+    /// what fits and records the overflow, as `push` does.
+    pub fn advance(&mut self, n: usize) {
+        let room = self.buf.len() - self.len;
+        if n > room {
+            self.overflowed = true;
+        }
+        self.len += n.min(room);
+    }
+
     /// Says that the function filling this list is not implemented by the module (the
     /// default `generate_undo_moves_to_tier` does this). The host then builds what it
     /// needs another way (parents from forward moves). Modules rarely call it.
@@ -187,50 +203,20 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Parses a typed move. Default: matches `text` (trimmed, case-insensitive) against
     /// `move_to_text` of every legal move, and lists them when nothing matches.
     fn text_to_move(&self, p: TierPosition, text: &str) -> Result<Move, String> {
-        let props = self.properties();
-        let mut buf = vec![Move::default(); props.max_moves as usize];
-        let mut moves = List::new(&mut buf);
-        self.generate_moves(p, &mut moves);
-        let wanted = text.trim();
-        let mut names = Vec::new();
-        for &m in moves.as_slice() {
-            let name = self.move_to_text(p, m);
-            if name.eq_ignore_ascii_case(wanted) {
-                return Ok(m);
-            }
-            names.push(name);
-        }
-        Err(format!(
-            "'{}' is not a legal move here; legal moves: {}",
-            wanted,
-            names.join(" ")
-        ))
+        // A `Game`'s calls never fail on their own, so the outer result is always `Ok`.
+        crate::object::text_to_move_by_name(self, p, text).unwrap_or_else(|e| Err(e.message.into()))
     }
 
     /// A one-line text naming the position, accepted back by `text_to_position`.
     /// Default: `TIER:INDEX`.
     fn position_to_text(&self, p: TierPosition) -> String {
-        format!("{}:{}", p.tier.0, p.position)
+        crate::object::position_to_text_by_index(p)
     }
 
     /// Parses a position named on the command line. Default: `TIER:INDEX`.
     fn text_to_position(&self, text: &str) -> Result<TierPosition, String> {
-        let parse = || -> Option<TierPosition> {
-            let (t, i) = text.trim().split_once(':')?;
-            Some(TierPosition::new(
-                Tier(t.trim().parse().ok()?),
-                i.trim().parse().ok()?,
-            ))
-        };
-        let p =
-            parse().ok_or_else(|| format!("'{text}' is not a position (expected TIER:INDEX)"))?;
-        if p.position >= self.tier_size(p.tier) {
-            return Err(format!(
-                "index {} is out of range for tier {}",
-                p.position, p.tier
-            ));
-        }
-        Ok(p)
+        crate::object::text_to_position_by_index(self, text)
+            .unwrap_or_else(|e| Err(e.message.into()))
     }
 
     // ---- tier API ----------------------------------------------------------------

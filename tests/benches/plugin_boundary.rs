@@ -1,6 +1,9 @@
 //! The plugin-boundary benchmark of issue 2: what mtttier's move generation, do_move
 //! and undo moves cost through the loaded `libmtttier.so` compared with the same code
-//! linked statically, one call per position and in the batches the solver uses.
+//! linked statically, one call per position and in the batches the solver uses; and
+//! (issue 18) the same game written in C against `gamesman_plugin.h` (ctttier, built
+//! with the README's `cc` command: the same positions, moves and undo moves), loaded
+//! through the host's C path.
 //!
 //! Run with `cargo bench -p e2e-tests --bench plugin_boundary` (after
 //! `cargo build --release --workspace`). A plain binary with `Instant`, no criterion,
@@ -9,6 +12,7 @@
 //! path that skips work fails instead of looking fast. It must not change what it
 //! measures between paths: all walk the same positions in the same order.
 
+use e2e_tests::cbuild::build_header_module;
 use e2e_tests::workspace::plugin_built_alongside;
 use gamesman_host::{loader, GameHandle};
 use gamesman_plugin_api::ffi::GameBox;
@@ -268,10 +272,12 @@ enum Path {
     PluginHandle,
     AdapterBatch,
     PluginBatch,
+    CCall,
+    CBatch,
 }
 
 /// Each path: its column heading and what it is.
-const PATHS: [(Path, &str, &str); 6] = [
+const PATHS: [(Path, &str, &str); 8] = [
     (
         Path::Direct,
         "static",
@@ -301,6 +307,16 @@ const PATHS: [(Path, &str, &str); 6] = [
         Path::PluginBatch,
         ".so/batch",
         "libmtttier.so, children_batch / parents_batch",
+    ),
+    (
+        Path::CCall,
+        ".c/call",
+        "libctttier.so (C, gamesman_plugin.h), one raw FfiGame call per position",
+    ),
+    (
+        Path::CBatch,
+        ".c/batch",
+        "libctttier.so (C), children_batch / parents_batch",
     ),
 ];
 
@@ -428,11 +444,18 @@ fn main() {
         .open(Some("regular"))
         .unwrap_or_else(|e| panic!("{e}"));
     let static_adapter = GameHandle::from_static::<MttTier>("regular").expect("static mtttier");
+    let c_so = build_header_module("plugins-c/ctttier/ctttier.c", "ctttier", &[]);
+    let c_module =
+        loader::load(c_so.to_str().expect("utf-8 path")).unwrap_or_else(|e| panic!("{e}"));
+    let c_game = c_module
+        .open(Some("regular"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let direct = MttTier::new_for_tests("regular");
     let w = Workload::new(&direct);
 
     let (dir, pg, sa) = (&direct, plugin_game.raw(), static_adapter.raw());
     let (ph, sh) = (&plugin_game, &static_adapter);
+    let (cg, ch) = (c_game.raw(), &c_game);
     let wr = &w;
     let (nm, nu) = (w.movers.len(), w.undoers.len());
     let mut ms = vec![
@@ -440,22 +463,28 @@ fn main() {
         measure(0, Path::AdapterCall, nm, move || call_moves(sa, wr)),
         measure(0, Path::PluginCall, nm, move || call_moves(pg, wr)),
         measure(0, Path::PluginHandle, nm, move || handle_moves(ph, wr)),
+        measure(0, Path::CCall, nm, move || call_moves(cg, wr)),
         measure(1, Path::Direct, nm, move || direct_do_move(dir, wr)),
         measure(1, Path::AdapterCall, nm, move || call_do_move(sa, wr)),
         measure(1, Path::PluginCall, nm, move || call_do_move(pg, wr)),
         measure(1, Path::PluginHandle, nm, move || handle_do_move(ph, wr)),
+        measure(1, Path::CCall, nm, move || call_do_move(cg, wr)),
         measure(2, Path::Direct, nm, move || direct_children(dir, wr)),
         measure(2, Path::AdapterCall, nm, move || call_children(sa, wr)),
         measure(2, Path::PluginCall, nm, move || call_children(pg, wr)),
         measure(2, Path::PluginHandle, nm, move || handle_children(ph, wr)),
         measure(2, Path::AdapterBatch, nm, move || batch_children(sh, wr)),
         measure(2, Path::PluginBatch, nm, move || batch_children(ph, wr)),
+        measure(2, Path::CCall, nm, move || call_children(cg, wr)),
+        measure(2, Path::CBatch, nm, move || batch_children(ch, wr)),
         measure(3, Path::Direct, nu, move || direct_undo(dir, wr)),
         measure(3, Path::AdapterCall, nu, move || call_undo(sa, wr)),
         measure(3, Path::PluginCall, nu, move || call_undo(pg, wr)),
         measure(3, Path::PluginHandle, nu, move || handle_undo(ph, wr)),
         measure(3, Path::AdapterBatch, nu, move || batch_parents(sh, wr)),
         measure(3, Path::PluginBatch, nu, move || batch_parents(ph, wr)),
+        measure(3, Path::CCall, nu, move || call_undo(cg, wr)),
+        measure(3, Path::CBatch, nu, move || batch_parents(ch, wr)),
     ];
 
     for m in ms.iter_mut() {
@@ -481,6 +510,7 @@ fn main() {
         }
     }
     report(&ms, &w, &so);
+    println!("C module: {}", c_so.display());
 }
 
 fn report(ms: &[Measurement], w: &Workload, so: &std::path::Path) {
@@ -550,6 +580,17 @@ fn report_clock(ms: &[Measurement], clock: Clock, name: &str) {
         "noise: interquartile range up to {:.1}% of the median (differences below that are not significant)",
         noisiest * 100.0
     );
+    println!(
+        "{:<28}{:>20}{:>26}",
+        "the C path", ".c/call vs .so/call", ".c/batch vs .so/batch"
+    );
+    for (op, name) in OPS.iter().enumerate() {
+        println!(
+            "{name:<28}{:>20}{:>26}",
+            pct(get(op, Path::CCall), get(op, Path::PluginCall)),
+            pct(get(op, Path::CBatch), get(op, Path::PluginBatch)),
+        );
+    }
     let worst = [2, 3]
         .iter()
         .filter_map(|&op| Some(get(op, Path::PluginBatch)? / get(op, Path::AdapterBatch)? - 1.0))

@@ -1,0 +1,138 @@
+/*
+ * classic_internal.h: what the files of the GamesmanClassic layer share. Not for
+ * modules (they include gamesman.h only).
+ *
+ * The layer's own functions and state are hidden (see gamesman.h); what a module
+ * defines is referenced weakly, so a module that leaves something out still links and
+ * gets a clear error (or the documented default) at run time instead of a load failure.
+ */
+#ifndef GAMESMAN_CLASSIC_INTERNAL_H
+#define GAMESMAN_CLASSIC_INTERNAL_H
+
+#include "gamesman.h"
+
+#include "../gamesman_plugin.h"
+
+#include <setjmp.h>
+
+#pragma GCC visibility push(hidden)
+
+/* Definitions of the Classic core: weak, so a module that defines one of them itself
+ * (as some older modules do) keeps its own. */
+#define CLASSIC_CORE __attribute__((weak))
+
+/* List capacities handed to the host; a module with more moves (undo moves, tier
+ * children) for one position is reported, and needs -D of these on its cc line. */
+#ifndef GAMESMAN_CLASSIC_MAX_MOVES
+#define GAMESMAN_CLASSIC_MAX_MOVES 256
+#endif
+#ifndef GAMESMAN_CLASSIC_MAX_UNDO_MOVES
+#define GAMESMAN_CLASSIC_MAX_UNDO_MOVES 256
+#endif
+#ifndef GAMESMAN_CLASSIC_MAX_TIER_CHILDREN
+#define GAMESMAN_CLASSIC_MAX_TIER_CHILDREN 64
+#endif
+
+/* ---- what a module may define (weak references) ---------------------------------- */
+
+#pragma weak InitializeGame
+#pragma weak DoMove
+#pragma weak Primitive
+#pragma weak PrintPosition
+#pragma weak GenerateMoves
+#pragma weak ValidTextInput
+#pragma weak ConvertTextInputToMove
+#pragma weak MoveToString
+#pragma weak NumberOfOptions
+#pragma weak getOption
+#pragma weak setOption
+#pragma weak StringToPosition
+#pragma weak PositionToAutoGUIString
+#pragma weak MoveToAutoGUIString
+#pragma weak gNumberOfPositions
+#pragma weak gInitialPosition
+#pragma weak kAuthorName
+#pragma weak kGameName
+#pragma weak kDBName
+#pragma weak kHelpStandardObjective
+
+/* Not in Classic's gamesman.h, but defined (non-static) by many modules. */
+void PrintMove(MOVE move);
+#pragma weak PrintMove
+
+/* ---- calls into the module ------------------------------------------------------- */
+
+/* One call into the module: where exit() jumps back to, and what to restore. */
+struct classic_call {
+    jmp_buf jump;
+    const char *function;       /* the Classic function running, for messages */
+    struct classic_call *outer; /* a call running around this one on the thread */
+    FILE *saved_stdout;         /* the real stdout, restored when the call ends */
+    FILE *capture;              /* the stream of a text being captured, if any */
+    char *capture_text;         /* its buffer */
+    size_t capture_len;
+    char reason[256];           /* set by exit() & co. before jumping */
+};
+
+/* Starts a call on this thread (stdout goes to stderr, the hash context is the
+ * module's current one). Use CLASSIC_RUN, which also arms the jump. */
+void classic_enter(struct classic_call *call, const char *function);
+/* Ends the call started by classic_enter. */
+void classic_leave(struct classic_call *call);
+/* Ends a call that exit() & co. jumped out of: writes the reason into `err`. */
+int classic_caught(struct classic_call *call, gamesman_error *err);
+/* The innermost call on this thread, or NULL. */
+struct classic_call *classic_current_call(void);
+/* Names the Classic function now running (for messages about exit()); returns the
+ * name it replaces, to be noted again when that function's turn comes back. */
+const char *classic_note_function(const char *function);
+
+/* Runs `body` as one call into the module; returns `on_exit` (after writing the
+ * reason into err) if the module calls exit(), BadElse or ExitStageRight. */
+#define CLASSIC_RUN(err, name, on_exit, ...)                                             \
+    do {                                                                                 \
+        struct classic_call classic_call_;                                               \
+        classic_enter(&classic_call_, (name));                                           \
+        if (setjmp(classic_call_.jump) != 0) {                                           \
+            classic_caught(&classic_call_, (err));                                       \
+            return (on_exit);                                                            \
+        }                                                                                \
+        __VA_ARGS__;                                                                     \
+        classic_leave(&classic_call_);                                                   \
+    } while (0)
+
+/* Captures what `print` writes to stdout into buf (snprintf-style); returns the
+ * length, or -1 if the capture could not be set up. Must run inside CLASSIC_RUN. */
+int64_t classic_capture(char *buf, uint64_t capacity, void (*print)(void *), void *arg);
+
+/* ---- the hash context handed between calls -------------------------------------- */
+
+/* Makes this thread's current generic hash context the one the module used last. */
+void classic_hash_enter(void);
+/* Records this thread's current context as the module's. */
+void classic_hash_leave(void);
+
+/* ---- the hash window of tier modules --------------------------------------------- */
+
+/* The window position of (tier, tierposition), opening a window on `tier` (and its
+ * children) for this thread if none is open on it. */
+POSITION classic_window_position(TIER tier, TIERPOSITION tierposition);
+/* Forgets this thread's window (after InitializeGame). */
+void classic_window_reset(void);
+/* Splits a window position; FALSE if it lies in no tier of the window. */
+BOOLEAN classic_window_split(POSITION position, TIER *tier, TIERPOSITION *tierposition);
+
+/* ---- reachability of regular modules --------------------------------------------- */
+
+/* Whether (position, turn) is reachable from the initial position (player 1 to move),
+ * exploring the game on first use; negative with a message in err on failure. */
+int classic_reachable(POSITION position, int turn, gamesman_error *err);
+/* Forgets the explored set (after InitializeGame). */
+void classic_reach_reset(void);
+
+/* The player to move after `move` at `position` by `turn` (gGoAgain keeps it). */
+int classic_next_turn(POSITION position, MOVE move, int turn);
+
+#pragma GCC visibility pop
+
+#endif /* GAMESMAN_CLASSIC_INTERNAL_H */

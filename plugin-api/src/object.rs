@@ -1,0 +1,246 @@
+//! One opened variant of a game as the adapter drives it: the instance methods of
+//! `Game`, each able to fail. Every `Game` is one (blanket impl, never failing); a host
+//! implements it for games described at run time (modules written in C against
+//! `c/gamesman_plugin.h`), so that they run through the very adapter, checks and batch
+//! loops of `export` that Rust modules use.
+//!
+//! This file must not check what a game returns (the adapter does): it only states
+//! the contract and forwards `Game` to it.
+
+use crate::ffi::CallError;
+use crate::game::{Game, List, Properties};
+use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
+
+/// The result of a call into a game object: its value, or the game's own error.
+pub type ObjectResult<T> = Result<T, CallError>;
+
+/// One variant of a game, behind the adapter. Each method means what the `Game` method
+/// of the same name means (see there, with its default); an `Err` is an error the game
+/// reports itself (a C module's error status, its `exit()`), passed to the host as is.
+///
+/// Methods take `&self` and may be called from many threads at once: an implementation
+/// for a game that is not thread-safe serialises the calls itself.
+pub trait GameObject: Send + Sync + 'static {
+    /// What this variant declares about itself.
+    fn properties(&self) -> Properties;
+    /// `Game::initial_position`.
+    fn initial_position(&self) -> ObjectResult<TierPosition>;
+    /// `Game::primitive`.
+    fn primitive(&self, p: TierPosition) -> ObjectResult<Value>;
+    /// `Game::generate_moves`.
+    fn generate_moves(&self, p: TierPosition, moves: &mut List<'_, Move>) -> ObjectResult<()>;
+    /// `Game::do_move`.
+    fn do_move(&self, p: TierPosition, m: Move) -> ObjectResult<TierPosition>;
+    /// `Game::turn`.
+    fn turn(&self, p: TierPosition) -> ObjectResult<Player>;
+    /// `Game::board_to_text`.
+    fn board_to_text(&self, p: TierPosition) -> ObjectResult<String>;
+    /// `Game::move_to_text`.
+    fn move_to_text(&self, p: TierPosition, m: Move) -> ObjectResult<String>;
+    /// `Game::text_to_move`; the inner error is the game's message for bad input.
+    fn text_to_move(&self, p: TierPosition, text: &str) -> ObjectResult<Result<Move, String>>;
+    /// `Game::position_to_text`.
+    fn position_to_text(&self, p: TierPosition) -> ObjectResult<String>;
+    /// `Game::text_to_position`; the inner error is the game's message for bad input.
+    fn text_to_position(&self, text: &str) -> ObjectResult<Result<TierPosition, String>>;
+    /// `Game::tier_children`.
+    fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) -> ObjectResult<()>;
+    /// `Game::tier_size`.
+    fn tier_size(&self, tier: Tier) -> ObjectResult<u64>;
+    /// `Game::is_legal`.
+    fn is_legal(&self, p: TierPosition) -> ObjectResult<bool>;
+    /// `Game::generate_undo_moves_to_tier` (marks the list unsupported when the game
+    /// gives no undo moves).
+    fn generate_undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        undo: &mut List<'_, UndoMove>,
+    ) -> ObjectResult<()>;
+    /// `Game::undo_move`.
+    fn undo_move(&self, p: TierPosition, u: UndoMove) -> ObjectResult<TierPosition>;
+    /// `Game::tier_name`.
+    fn tier_name(&self, tier: Tier) -> ObjectResult<String>;
+    /// `Game::children` (`false`: not implemented).
+    fn children(
+        &self,
+        p: TierPosition,
+        children: &mut List<'_, TierPosition>,
+    ) -> ObjectResult<bool>;
+    /// `Game::parents` (`false`: not implemented).
+    fn parents(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        parents: &mut List<'_, TierPosition>,
+    ) -> ObjectResult<bool>;
+    /// `Game::win_by`.
+    fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
+    /// `Game::canonical_position`.
+    fn canonical_position(&self, p: TierPosition) -> ObjectResult<TierPosition>;
+    /// `Game::score`.
+    fn score(&self, p: TierPosition) -> ObjectResult<i64>;
+}
+
+/// `Game::text_to_move`'s default for any game object: matches `text` (trimmed,
+/// case-insensitive) against `move_to_text` of every legal move, and lists them when
+/// nothing matches.
+pub fn text_to_move_by_name<O: GameObject + ?Sized>(
+    game: &O,
+    p: TierPosition,
+    text: &str,
+) -> ObjectResult<Result<Move, String>> {
+    let mut buf = vec![Move::default(); game.properties().max_moves.max(1) as usize];
+    let mut moves = List::new(&mut buf);
+    game.generate_moves(p, &mut moves)?;
+    let wanted = text.trim();
+    let mut names = Vec::new();
+    for &m in moves.as_slice() {
+        let name = game.move_to_text(p, m)?;
+        if name.eq_ignore_ascii_case(wanted) {
+            return Ok(Ok(m));
+        }
+        names.push(name);
+    }
+    Ok(Err(format!(
+        "'{}' is not a legal move here; legal moves: {}",
+        wanted,
+        names.join(" ")
+    )))
+}
+
+/// `Game::position_to_text`'s default: `TIER:INDEX`.
+pub fn position_to_text_by_index(p: TierPosition) -> String {
+    format!("{}:{}", p.tier.0, p.position)
+}
+
+/// `Game::text_to_position`'s default for any game object: `TIER:INDEX`, checked
+/// against the tier's size.
+pub fn text_to_position_by_index<O: GameObject + ?Sized>(
+    game: &O,
+    text: &str,
+) -> ObjectResult<Result<TierPosition, String>> {
+    let parse = || -> Option<TierPosition> {
+        let (t, i) = text.trim().split_once(':')?;
+        Some(TierPosition::new(
+            Tier(t.trim().parse().ok()?),
+            i.trim().parse().ok()?,
+        ))
+    };
+    let Some(p) = parse() else {
+        return Ok(Err(format!(
+            "'{text}' is not a position (expected TIER:INDEX)"
+        )));
+    };
+    if p.position >= game.tier_size(p.tier)? {
+        return Ok(Err(format!(
+            "index {} is out of range for tier {}",
+            p.position, p.tier
+        )));
+    }
+    Ok(Ok(p))
+}
+
+/// Every `Game` is a game object whose calls never fail on their own (a panic is
+/// caught by the adapter).
+impl<G: Game> GameObject for G {
+    #[inline]
+    fn properties(&self) -> Properties {
+        Game::properties(self)
+    }
+    #[inline]
+    fn initial_position(&self) -> ObjectResult<TierPosition> {
+        Ok(Game::initial_position(self))
+    }
+    #[inline]
+    fn primitive(&self, p: TierPosition) -> ObjectResult<Value> {
+        Ok(Game::primitive(self, p))
+    }
+    #[inline]
+    fn generate_moves(&self, p: TierPosition, moves: &mut List<'_, Move>) -> ObjectResult<()> {
+        Game::generate_moves(self, p, moves);
+        Ok(())
+    }
+    #[inline]
+    fn do_move(&self, p: TierPosition, m: Move) -> ObjectResult<TierPosition> {
+        Ok(Game::do_move(self, p, m))
+    }
+    #[inline]
+    fn turn(&self, p: TierPosition) -> ObjectResult<Player> {
+        Ok(Game::turn(self, p))
+    }
+    fn board_to_text(&self, p: TierPosition) -> ObjectResult<String> {
+        Ok(Game::board_to_text(self, p))
+    }
+    fn move_to_text(&self, p: TierPosition, m: Move) -> ObjectResult<String> {
+        Ok(Game::move_to_text(self, p, m))
+    }
+    fn text_to_move(&self, p: TierPosition, text: &str) -> ObjectResult<Result<Move, String>> {
+        Ok(Game::text_to_move(self, p, text))
+    }
+    fn position_to_text(&self, p: TierPosition) -> ObjectResult<String> {
+        Ok(Game::position_to_text(self, p))
+    }
+    fn text_to_position(&self, text: &str) -> ObjectResult<Result<TierPosition, String>> {
+        Ok(Game::text_to_position(self, text))
+    }
+    #[inline]
+    fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) -> ObjectResult<()> {
+        Game::tier_children(self, tier, children);
+        Ok(())
+    }
+    #[inline]
+    fn tier_size(&self, tier: Tier) -> ObjectResult<u64> {
+        Ok(Game::tier_size(self, tier))
+    }
+    #[inline]
+    fn is_legal(&self, p: TierPosition) -> ObjectResult<bool> {
+        Ok(Game::is_legal(self, p))
+    }
+    #[inline]
+    fn generate_undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        undo: &mut List<'_, UndoMove>,
+    ) -> ObjectResult<()> {
+        Game::generate_undo_moves_to_tier(self, p, tier, undo);
+        Ok(())
+    }
+    #[inline]
+    fn undo_move(&self, p: TierPosition, u: UndoMove) -> ObjectResult<TierPosition> {
+        Ok(Game::undo_move(self, p, u))
+    }
+    fn tier_name(&self, tier: Tier) -> ObjectResult<String> {
+        Ok(Game::tier_name(self, tier))
+    }
+    #[inline]
+    fn children(
+        &self,
+        p: TierPosition,
+        children: &mut List<'_, TierPosition>,
+    ) -> ObjectResult<bool> {
+        Ok(Game::children(self, p, children))
+    }
+    #[inline]
+    fn parents(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        parents: &mut List<'_, TierPosition>,
+    ) -> ObjectResult<bool> {
+        Ok(Game::parents(self, p, tier, parents))
+    }
+    #[inline]
+    fn win_by(&self, p: TierPosition) -> ObjectResult<i64> {
+        Ok(Game::win_by(self, p))
+    }
+    #[inline]
+    fn canonical_position(&self, p: TierPosition) -> ObjectResult<TierPosition> {
+        Ok(Game::canonical_position(self, p))
+    }
+    #[inline]
+    fn score(&self, p: TierPosition) -> ObjectResult<i64> {
+        Ok(Game::score(self, p))
+    }
+}
