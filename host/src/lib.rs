@@ -18,6 +18,7 @@ pub mod record;
 pub mod search;
 pub mod solver;
 pub mod tier;
+pub mod verify_db;
 
 pub use game::{GameHandle, ModuleError, ModuleResult};
 pub use loader::{load, LoadError, Module};

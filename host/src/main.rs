@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use gamesman_host::db::{self, Database, GameKey};
 use gamesman_host::play::{self, PlayOptions, Side};
+use gamesman_host::solver::verify::VerifyMode;
 use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
 use std::io::IsTerminal;
@@ -49,6 +50,20 @@ enum Command {
         /// Solve every tier again, even those already stored.
         #[arg(long)]
         force: bool,
+        /// Check each solved tier against its children before storing it: sample
+        /// (small tiers whole, a share of large ones), full, or off.
+        #[arg(long, default_value_t = VerifyMode::Sample)]
+        verify: VerifyMode,
+        /// Seed of the positions `--verify sample` checks.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Check every record of a stored database against the module (for a database
+    /// copied from elsewhere): each must follow from its children's records.
+    Verify {
+        /// The database: file:DIRECTORY.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -145,7 +160,7 @@ fn solve(
     game: &GameHandle,
     resource: &str,
     threads: Option<usize>,
-    force: bool,
+    options: SolveOptions,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     let db = db::open(resource, &game_key(game))?;
@@ -158,12 +173,7 @@ fn solve(
         if n == 1 { "" } else { "s" }
     );
     let progress = progress::for_stderr();
-    let report = solver::solve(
-        game,
-        db.as_ref(),
-        &SolveOptions { force },
-        progress.as_ref(),
-    )?;
+    let report = solver::solve(game, db.as_ref(), &options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
     println!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
@@ -184,6 +194,27 @@ fn solve(
             game.properties().players,
             game.supports_winby()
         )
+    );
+    Ok(())
+}
+
+/// `host verify`: checks a stored database in full and prints a summary.
+fn verify_db(game: &GameHandle, resource: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !resource.starts_with("memory"),
+        "verify checks a stored database; memory: holds nothing (use --db file:DIRECTORY)"
+    );
+    let db = db::open(resource, &game_key(game))?;
+    let progress = progress::verify_for_stderr();
+    let report = gamesman_host::verify_db::verify_database(game, db.as_ref(), progress.as_ref())?;
+    println!(
+        "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({:.2}s)",
+        game.module_name(),
+        game.variant(),
+        db.describe(),
+        report.tiers,
+        report.positions,
+        report.elapsed.as_secs_f64()
     );
     Ok(())
 }
@@ -232,7 +263,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 print!("{}", info::info_text(&module, &game)?);
             }
         }
-        Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
+        Command::Solve {
+            db,
+            threads,
+            force,
+            verify,
+            seed,
+        } => {
+            let options = SolveOptions {
+                force,
+                verify,
+                seed,
+            };
+            solve(&game, &db, threads, options)?
+        }
+        Command::Verify { db } => verify_db(&game, &db)?,
         Command::Play {
             db,
             first,

@@ -7,8 +7,10 @@
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
+pub mod derive;
 pub mod frontier;
 pub mod retrograde;
+pub mod verify;
 pub mod winby;
 
 use crate::db::{Database, DbError, TierMeta, TierStatus};
@@ -48,6 +50,9 @@ pub enum SolveError {
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
+    /// A solved tier's records do not follow from its children: nothing was stored.
+    #[error(transparent)]
+    Verify(#[from] verify::VerifyError),
 }
 
 /// How to report a solve as it goes.
@@ -86,6 +91,10 @@ impl SolveProgress for Silent {
 pub struct SolveOptions {
     /// Forget what the database holds and solve every tier again.
     pub force: bool,
+    /// How much of each solved tier to check before storing it (default: a sample).
+    pub verify: verify::VerifyMode,
+    /// The seed of the sample's choice of positions.
+    pub seed: u64,
 }
 
 /// What a solve did.
@@ -186,10 +195,10 @@ pub fn solve(
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
             nodes.into_iter().partition(|n| n.size >= BIG_TIER);
         if !small.is_empty() {
-            solve_group(game, db, &small, &mut cache, progress)?;
+            solve_group(game, db, &small, &mut cache, options, progress)?;
         }
         for node in big {
-            solve_group(game, db, &[node], &mut cache, progress)?;
+            solve_group(game, db, &[node], &mut cache, options, progress)?;
         }
     }
     progress.finish();
@@ -257,8 +266,10 @@ fn solve_group(
     db: &dyn Database,
     nodes: &[&TierNode],
     cache: &mut ChildCache<'_>,
+    options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
+    let selection = verify::Selection::of(options.verify, options.seed);
     let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
     for n in nodes {
         let kids = n
@@ -279,6 +290,7 @@ fn solve_group(
                 .map(|(c, r)| ChildFrontier::new(c, r))
                 .collect();
             let records = solve_one(game, node, &children, &|k| progress.advance(node, k))?;
+            verify::check_solved_tier(game, node, &records, &children, selection)?;
             drop(children);
             db.store_tier(&meta_of(node), &records)?;
             progress.tier_finished(node, t0.elapsed());
