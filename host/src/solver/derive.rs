@@ -27,6 +27,10 @@ pub struct Child {
     pub same_mover: bool,
     /// Whether the child lies in the parent's own tier.
     pub in_tier: bool,
+    /// Whether the child is the parent itself (a move that changes nothing visible):
+    /// such a position never finishes in the WinBy pass, so its own margin does not
+    /// count for it.
+    pub itself: bool,
 }
 
 impl Child {
@@ -129,6 +133,10 @@ pub fn winby_rule(maximizer: bool, children: &[Child]) -> WinByRule {
     let mut extreme: Option<(i64, usize)> = None;
     let mut maybe_cyclic = false;
     for (k, c) in children.iter().enumerate() {
+        if c.itself {
+            maybe_cyclic = true;
+            continue;
+        }
         if !decided(c.value) {
             continue;
         }
@@ -161,7 +169,7 @@ pub fn winby_allowed(maximizer: bool, children: &[Child], rule: &WinByRule, stor
         return false;
     }
     let at_least = |a: i64, b: i64| if maximizer { a >= b } else { a <= b };
-    let decided_kids = || children.iter().filter(|c| decided(c.value));
+    let decided_kids = || children.iter().filter(|c| decided(c.value) && !c.itself);
     let outside = decided_kids()
         .filter(|c| !c.in_tier)
         .map(|c| folded(c.winby))
@@ -187,6 +195,7 @@ mod tests {
             winby: 0,
             same_mover: false,
             in_tier: false,
+            itself: false,
         }
     }
 
@@ -242,6 +251,7 @@ mod tests {
             winby,
             same_mover: false,
             in_tier,
+            itself: false,
         }
     }
 
@@ -298,5 +308,18 @@ mod tests {
         assert!(winby_allowed(true, &kids, &r, 0));
         assert!(winby_allowed(true, &kids, &r, -1));
         assert!(!winby_allowed(true, &kids, &r, 1));
+    }
+
+    #[test]
+    fn a_position_that_is_its_own_child_lies_on_a_cycle() {
+        // Player one at a decided position with a move back to itself (margin 7 now)
+        // and a child in another tier at 2: its margin is 2, never its own.
+        let mut me = wkid(Value::WIN, 3, 7, true);
+        me.itself = true;
+        let kids = [me, wkid(Value::WIN, 1, 2, false)];
+        let r = winby_rule(true, &kids);
+        assert_eq!((r.extreme, r.maybe_cyclic), (2, true));
+        assert!(winby_allowed(true, &kids, &r, 2));
+        assert!(!winby_allowed(true, &kids, &r, 7));
     }
 }

@@ -100,7 +100,7 @@ impl Selection {
             Selection::All => true,
             Selection::Sample { seed } => {
                 let h = splitmix(seed ^ splitmix(tier.0 ^ splitmix(i)));
-                h % SAMPLE_SHARE == 0
+                h.is_multiple_of(SAMPLE_SHARE)
             }
         }
     }
@@ -451,6 +451,7 @@ impl Checker<'_> {
                 winby: rec.winby.unwrap_or(0),
                 same_mover,
                 in_tier: c.tier == self.node.tier,
+                itself: c == p,
             });
         }
 
