@@ -24,7 +24,7 @@ pub enum DbVerifyError {
     #[error(transparent)]
     Graph(#[from] TierGraphError),
     /// A tier the game reaches is not stored.
-    #[error("tier {tier} ({name}) is not stored in {db}: the database is incomplete (solve it with `host --plugin {module} --variant {variant} solve --db RESOURCE`)")]
+    #[error("tier {tier} ({name}) is not stored in {db}: the database is incomplete (`host --plugin {module} --variant {variant} solve` into the same --db completes it)")]
     Missing {
         /// The tier.
         tier: Tier,
