@@ -6,7 +6,7 @@
 
 mod harness;
 
-use gamesman_host::db::{self, Database, GameKey};
+use gamesman_host::db::{self, GameKey};
 use gamesman_host::record::pack;
 use gamesman_host::solver::meta_of;
 use gamesman_host::tier::TierGraph;
