@@ -166,11 +166,12 @@ fn solve(
     let db = db::open(resource, &game_key(game))?;
     let n = rayon::current_num_threads();
     log::info!(
-        "solving {} ({}) into {} with {n} thread{}",
+        "solving {} ({}) into {} with {n} thread{}, verifying each tier: {}",
         game.module_name(),
         game.variant(),
         db.describe(),
-        if n == 1 { "" } else { "s" }
+        if n == 1 { "" } else { "s" },
+        options.verify
     );
     let progress = progress::for_stderr();
     let report = solver::solve(game, db.as_ref(), &options, progress.as_ref())?;

@@ -226,7 +226,14 @@ pub fn check_solved_tier(
         .iter()
         .map(|c| (c.tier, c.records.as_ref()))
         .collect();
-    check_tier(game, node, records, &kids, selection, Stage::Solve, &|_| {})
+    let checked = check_tier(game, node, records, &kids, selection, Stage::Solve, &|_| {})?;
+    log::debug!(
+        "tier {} ({}): verified {checked} of {} positions",
+        node.tier,
+        node.name,
+        node.size
+    );
+    Ok(checked)
 }
 
 /// Checks the records of tier `node` chosen by `selection`, given the records of
@@ -254,7 +261,7 @@ pub fn check_tier(
     let n = records.len();
     let whole = selection.whole(n as u64);
     let first_failure = AtomicUsize::new(usize::MAX);
-    let outcomes: Vec<Result<u64, VerifyError>> = (0..n.div_ceil(CHUNK))
+    (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map_init(
             || Scratch::new(game.properties().max_moves as usize),
@@ -286,12 +293,14 @@ pub fn check_tier(
                 Ok(checked)
             },
         )
-        .collect();
-    let mut total = 0;
-    for o in outcomes {
-        total += o?;
-    }
-    Ok(total)
+        // Reduction keeps the chunks' order, so the earlier failure wins.
+        .reduce(
+            || Ok(0),
+            |a, b| match (a, b) {
+                (Ok(x), Ok(y)) => Ok(x + y),
+                (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            },
+        )
 }
 
 /// Buffers reused by one thread.
@@ -668,5 +677,43 @@ impl Checker<'_> {
         self.game
             .move_to_text(p, m)
             .unwrap_or_else(|_| format!("#{}", m.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_and_print() {
+        for m in [VerifyMode::Off, VerifyMode::Sample, VerifyMode::Full] {
+            assert_eq!(m.to_string().parse::<VerifyMode>(), Ok(m));
+        }
+        assert!("most".parse::<VerifyMode>().is_err());
+        assert_eq!(VerifyMode::default(), VerifyMode::Sample);
+        assert_eq!(Selection::of(VerifyMode::Off, 3), None);
+        assert_eq!(Selection::of(VerifyMode::Full, 3), Some(Selection::All));
+    }
+
+    #[test]
+    fn the_sample_is_a_seeded_share_of_large_tiers() {
+        let s = Selection::Sample { seed: 0 };
+        assert!(s.whole(SMALL_TIER) && !s.whole(SMALL_TIER + 1));
+        assert!(Selection::All.whole(u64::MAX));
+        let n = 1u64 << 20;
+        let picked = |sel: Selection, t: u64| -> Vec<u64> {
+            (0..n).filter(|&i| sel.picks(Tier(t), i)).collect()
+        };
+        let a = picked(s, 5);
+        // About one in SAMPLE_SHARE, within a few standard deviations.
+        let expected = n / SAMPLE_SHARE;
+        assert!(a.len().abs_diff(expected as usize) < 800, "{}", a.len());
+        // The same seed picks the same positions; another seed or tier others.
+        assert_eq!(a, picked(s, 5));
+        let b = picked(Selection::Sample { seed: 1 }, 5);
+        let c = picked(s, 6);
+        let common = |x: &[u64], y: &[u64]| x.iter().filter(|i| y.binary_search(i).is_ok()).count();
+        assert!(common(&a, &b) < a.len() / 10);
+        assert!(common(&a, &c) < a.len() / 10);
     }
 }
