@@ -23,6 +23,7 @@ pub mod search;
 pub mod solver;
 pub mod threads;
 pub mod tier;
+pub mod verify_db;
 
 pub use game::{GameHandle, ModuleError, ModuleResult};
 pub use loader::{load, LoadError, Module};

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gamesman_host::db::{self, Database, GameKey, LockWait};
 use gamesman_host::play::{self, PlayOptions, Side};
 use gamesman_host::solver::parents::ParentMode;
+use gamesman_host::solver::verify::VerifyMode;
 use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::{
     analyze, info, loader, messages, outcome, plot, progress, prompt, query, threads, GameHandle,
@@ -68,6 +69,20 @@ enum Command {
         /// Solve even when the estimated peak memory exceeds what is available.
         #[arg(long)]
         ignore_memory_check: bool,
+        /// Check each solved tier against its children before storing it: sample
+        /// (small tiers whole, a share of large ones), full, or off.
+        #[arg(long, default_value_t = VerifyMode::Sample)]
+        verify: VerifyMode,
+        /// Seed of the positions `--verify sample` checks.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Check every record of a stored database against the module (for a database
+    /// copied from elsewhere): each must follow from its children's records.
+    Verify {
+        /// The database: file:DIRECTORY.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -201,11 +216,12 @@ fn solve(
     let db = db::open_for_writing(resource, &game_key(game), wait)?;
     let n = rayon::current_num_threads();
     log::info!(
-        "solving {} ({}) into {} with {n} thread{}",
+        "solving {} ({}) into {} with {n} thread{}, verifying each tier: {}",
         game.module_name(),
         game.variant(),
         db.describe(),
-        if n == 1 { "" } else { "s" }
+        if n == 1 { "" } else { "s" },
+        options.verify
     );
     let progress = progress::for_stderr();
     let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
@@ -230,6 +246,27 @@ fn solve(
             game.supports_winby()
         )
     )?;
+    Ok(())
+}
+
+/// `host verify`: checks a stored database in full and prints a summary.
+fn verify_db(game: &GameHandle, resource: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !resource.starts_with("memory"),
+        "verify checks a stored database; memory: holds nothing (use --db file:DIRECTORY)"
+    );
+    let db = db::open(resource, &game_key(game))?;
+    let progress = progress::verify_for_stderr();
+    let report = gamesman_host::verify_db::verify_database(game, db.as_ref(), progress.as_ref())?;
+    println!(
+        "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({:.2}s)",
+        game.module_name(),
+        game.variant(),
+        db.describe(),
+        report.tiers,
+        report.positions,
+        report.elapsed.as_secs_f64()
+    );
     Ok(())
 }
 
@@ -285,6 +322,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             no_wait,
             memory_limit,
             ignore_memory_check,
+            verify,
+            seed,
         } => {
             let wait = if no_wait {
                 LockWait::NoWait
@@ -299,9 +338,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     ignore: ignore_memory_check,
                     reverse_graph: false,
                 },
+                verify,
+                seed,
             };
             solve(&game, &db, threads, wait, &options)?
         }
+        Command::Verify { db } => verify_db(&game, &db)?,
         Command::Play {
             db,
             first,

@@ -170,3 +170,54 @@ impl SolveProgress for Bars {
         }
     }
 }
+
+/// `host verify`'s progress: a bar on a terminal, one log line per tier otherwise.
+pub fn verify_for_stderr() -> Box<dyn crate::verify_db::VerifyProgress> {
+    Box::new(VerifyBar {
+        bar: Mutex::new(None),
+        terminal: std::io::stderr().is_terminal(),
+    })
+}
+
+/// The verify reporter.
+struct VerifyBar {
+    bar: Mutex<Option<ProgressBar>>,
+    terminal: bool,
+}
+
+impl crate::verify_db::VerifyProgress for VerifyBar {
+    fn start(&self, tiers: usize, positions: u64) {
+        log::info!("verifying {tiers} tiers, {positions} positions");
+        if self.terminal {
+            let bar = ProgressBar::with_draw_target(Some(positions), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "verifying [{bar:40}] {human_pos}/{human_len} positions {per_sec} ETA {eta}",
+                )
+                .expect("template")
+                .progress_chars("=> "),
+            );
+            *self.bar.lock().expect("bar") = Some(bar);
+        }
+    }
+    fn advance(&self, positions: u64) {
+        if let Some(b) = self.bar.lock().expect("bar").as_ref() {
+            b.inc(positions);
+        }
+    }
+    fn tier_done(&self, node: &TierNode, took: Duration) {
+        if !self.terminal {
+            log::info!(
+                "verified tier {} ({}): {} positions in {took:.2?}",
+                node.tier,
+                node.name,
+                node.size
+            );
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = self.bar.lock().expect("bar").take() {
+            b.finish_and_clear();
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! `host query` on mtttier: the JSON object for the initial position and for a
 //! position after two moves, checked against brute-force minimax; the order of the
-//! moves; bad positions; the text form. Against `memory:` and a `file:` database.
+//! moves; bad positions; the text form; `--depth` with leaves scored from the stored
+//! tiers. Against `memory:` and a `file:` database.
 
 mod harness;
 
@@ -175,4 +176,69 @@ fn text_output_for_people() {
         .skip(2)
         .count();
     assert_eq!(rows, 7, "{out}");
+}
+
+#[test]
+fn depth_search_scores_leaves_from_the_stored_tiers() {
+    // Only the tiers with four or more pieces are stored: a two-ply search from a
+    // two-piece board reaches them, and must find the exact result there, which no
+    // search this shallow could find from the rules alone.
+    let dir = tempfile::tempdir().unwrap();
+    let db = solved_file_db(dir.path(), "regular");
+    for tier in 6..=9 {
+        let f = dir
+            .path()
+            .join(format!("mtttier_regular_tierdb/tier_{tier}.gz"));
+        std::fs::remove_file(f).unwrap();
+    }
+    let mut mm = Minimax::new();
+    let mut seen = [0usize; 3];
+    for x in 0..9 {
+        for o in (0..9).filter(|&o| o != x) {
+            let mut b = [0u8; 9];
+            b[x] = 1;
+            b[o] = 2;
+            let text = show(&b);
+            let run = host(&["query", "--db", &db, "--depth", "2", &text], "");
+            assert!(run.success, "{text}: {}", run.stderr);
+            let line = run.stdout.lines().next().unwrap_or_default();
+            let (v, r) = mm.solve(&b);
+            let verdict = match v {
+                V::Win => format!("forced win in {r} plies"),
+                V::Lose => format!("forced loss in {r} plies"),
+                V::Tie => "score 0 for the player to move".to_string(),
+            };
+            assert!(
+                line.starts_with("search to depth 2: best move ") && line.contains(&verdict),
+                "{text} is {} in {r}: {line}",
+                v.name()
+            );
+            // The move it names keeps the result: the child is the mirror value,
+            // one ply closer (a tie's length is fixed: the board fills up).
+            let cell: usize = line["search to depth 2: best move ".len()..]
+                .split(',')
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+                - 1;
+            assert_eq!(b[cell], 0, "{text}: {line}");
+            let mut child = b;
+            child[cell] = 1;
+            assert_eq!(mm.solve(&child), (v.flip(), r - 1), "{text}: {line}");
+            seen[v as usize] += 1;
+        }
+    }
+    // Of the 72 boards, X (to move) wins 48 and ties 24.
+    assert_eq!(seen, [48, 0, 24]);
+    // One ply short of the stored tiers, the search knows nothing: the heuristic 0.
+    let run = host(&["query", "--db", &db, "--depth", "1", "X-O------"], "");
+    assert!(run.success, "{}", run.stderr);
+    let line = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        line.starts_with("search to depth 1: best move ")
+            && line.contains(", score 0 for the player to move"),
+        "{line}"
+    );
+    assert_eq!(mm.solve(&parse("X-O------")), (V::Win, 5));
 }

@@ -165,11 +165,38 @@ impl<G: GameObject> Adapter<G> {
                 ),
             ));
         }
-        Ok(if self.props.has_symmetry {
-            module_call!("canonical_position", self.game.canonical_position(p))
-        } else {
-            p
-        })
+        self.canonical(p, size)
+    }
+
+    /// The canonical form of `p` (of a tier with `size` positions), checked to stay in
+    /// `p`'s tier and below its size: a symmetry hook that leaves the tier would make
+    /// the host index past a tier's records, or solve a position in the wrong tier.
+    fn canonical(&self, p: TierPosition, size: u64) -> Result<TierPosition, CallError> {
+        if !self.props.has_symmetry {
+            return Ok(p);
+        }
+        let c = module_call!("canonical_position", self.game.canonical_position(p));
+        self.check_canonical(p, c, size)
+    }
+
+    /// Fails unless `c`, the canonical form of `p`, lies in `p`'s tier of `size`.
+    fn check_canonical(
+        &self,
+        p: TierPosition,
+        c: TierPosition,
+        size: u64,
+    ) -> Result<TierPosition, CallError> {
+        if c.tier != p.tier || c.position >= size {
+            return Err(err(
+                CallErrorKind::BAD_OUTPUT,
+                format!(
+                    "canonical_position of {} returned {c}, outside tier {} (size {size}): a canonical form must stay in its tier",
+                    self.describe(p),
+                    p.tier
+                ),
+            ));
+        }
+        Ok(c)
     }
 
     fn overflow(&self, what: &str, p: TierPosition, cap: u32) -> CallError {
@@ -270,7 +297,12 @@ impl<G: GameObject> Adapter<G> {
         }
         if self.props.has_symmetry {
             for c in kids.iter_mut() {
-                *c = module_call!("canonical_position", self.game.canonical_position(*c));
+                // `check_child` put every child in a declared tier.
+                let size = allowed
+                    .iter()
+                    .find(|&&(t, _)| t == c.tier)
+                    .map_or(0, |&(_, s)| s);
+                *c = self.canonical(*c, size)?;
             }
         }
         kids.sort_unstable();
@@ -393,10 +425,9 @@ impl<G: GameObject> FfiGame for Adapter<G> {
 
     fn canonical_position(&self, p: TierPosition) -> CallResult<TierPosition> {
         guard("canonical_position", || {
-            Ok(module_call!(
-                "canonical_position",
-                self.game.canonical_position(p)
-            ))
+            let c = module_call!("canonical_position", self.game.canonical_position(p));
+            let size = module_call!("tier_size", self.game.tier_size(p.tier));
+            self.check_canonical(p, c, size)
         })
     }
 
@@ -535,8 +566,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                 let p = TierPosition::new(tier, first + i as u64);
                 *rec = ScanRecord::default();
                 if !module_call!("is_legal", self.game.is_legal(p))
-                    || (self.props.has_symmetry
-                        && module_call!("canonical_position", self.game.canonical_position(p)) != p)
+                    || (self.props.has_symmetry && self.canonical(p, size)? != p)
                 {
                     rec.value = ScanRecord::SKIP;
                     continue;

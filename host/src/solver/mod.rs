@@ -7,10 +7,12 @@
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
+pub mod derive;
 pub mod frontier;
-pub mod parents;
 pub mod memory;
+pub mod parents;
 pub mod retrograde;
+pub mod verify;
 pub mod winby;
 
 use crate::db::{Database, DbError, TierMeta, TierStatus};
@@ -64,6 +66,9 @@ pub enum SolveError {
     /// Undo moves were asked for, but the module gives none.
     #[error("module '{0}' gives no undo moves (it is forward-only); solve it with --parents auto or forward")]
     NoUndoMoves(String),
+    /// A solved tier's records do not follow from its children: nothing was stored.
+    #[error(transparent)]
+    Verify(#[from] verify::VerifyError),
 }
 
 /// How to report a solve as it goes.
@@ -109,6 +114,10 @@ pub struct SolveOptions {
     pub parents: parents::ParentMode,
     /// Whether and against what the estimated memory need is checked.
     pub memory: memory::MemoryCheck,
+    /// How much of each solved tier to check before storing it (default: a sample).
+    pub verify: verify::VerifyMode,
+    /// The seed of the sample's choice of positions.
+    pub seed: u64,
 }
 
 /// What a solve did.
@@ -298,6 +307,7 @@ fn solve_group(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
+    let selection = verify::Selection::of(options.verify, options.seed);
     let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
     for n in nodes {
         let kids = n
@@ -325,6 +335,7 @@ fn solve_group(
                 &|k| progress.advance(node, k),
                 &|what| progress.note(node, what),
             )?;
+            verify::check_solved_tier(game, node, &records, &children, selection)?;
             drop(children);
             db.store_tier(&meta_of(node), &records)?;
             progress.tier_finished(node, t0.elapsed());

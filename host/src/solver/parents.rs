@@ -81,7 +81,9 @@ impl ReverseGraph {
             let len = usize::try_from(size + 1).map_err(|_| SolveError::TooLarge(child, size))?;
             parts.push(Part {
                 child,
-                offsets: filled(game, node, "reverse graph offsets", len, || AtomicU32::new(0))?,
+                offsets: filled(game, node, "reverse graph offsets", len, || {
+                    AtomicU32::new(0)
+                })?,
                 parents: Vec::new(),
             });
         }

@@ -15,8 +15,8 @@
 //! databases or presentation.
 
 use super::frontier::{ChildFrontier, OwnFrontier};
-use super::parents::{ParentMode, ParentSource, ReverseGraph};
 use super::memory::{filled, reserved};
+use super::parents::{ParentMode, ParentSource, ReverseGraph};
 use super::SolveError;
 use crate::game::GameHandle;
 use crate::record::{pack, value_of, TierRecords, MAX_REMOTENESS};

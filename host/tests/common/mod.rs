@@ -369,3 +369,77 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// Naive WinBy by the solver's rules, cycles included: leaves take their margin; a
+/// decided inner node "finishes" once every decided child in its own tier has, and then
+/// takes the extreme (max for player one, min for player two) over all its decided
+/// children; a decided node that never finishes (it lies on, or waits for, a cycle of
+/// decided nodes) takes the extreme over its decided children in other tiers and those
+/// in its tier that finished, or 0 without any. Tiers are numbered so that moves go to
+/// the same or a lower tier. Also returns which nodes never finished.
+pub fn naive_winby_loopy(g: &Graph, s: &[Solved]) -> (Vec<Option<i64>>, Vec<bool>) {
+    let n = g.nodes.len();
+    let decided = |i: usize| matches!(s[i].value, Value::WIN | Value::LOSE | Value::TIE);
+    let leaf = |i: usize| g.nodes[i].prim != Value::UNDECIDED || g.nodes[i].edges.is_empty();
+    let mut w: Vec<Option<i64>> = vec![None; n];
+    let mut finished = vec![false; n];
+    let extreme = |i: usize, vals: Vec<i64>| -> i64 {
+        if g.nodes[i].turn == 1 {
+            vals.into_iter().max()
+        } else {
+            vals.into_iter().min()
+        }
+        .unwrap_or(0)
+    };
+    let mut tiers: Vec<u64> = g.nodes.iter().map(|x| x.tier).collect();
+    tiers.sort();
+    tiers.dedup();
+    for t in tiers {
+        let members: Vec<usize> = (0..n)
+            .filter(|&i| g.nodes[i].tier == t && decided(i))
+            .collect();
+        // Waves: whatever has every decided same-tier child finished finishes next.
+        loop {
+            let ready: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&i| !finished[i])
+                .filter(|&i| {
+                    leaf(i)
+                        || g.nodes[i]
+                            .edges
+                            .iter()
+                            .all(|&c| g.nodes[c].tier != t || !decided(c) || finished[c])
+                })
+                .collect();
+            if ready.is_empty() {
+                break;
+            }
+            for &i in &ready {
+                w[i] = Some(if leaf(i) {
+                    g.nodes[i].winby
+                } else {
+                    let vals = g.nodes[i]
+                        .edges
+                        .iter()
+                        .filter(|&&c| decided(c))
+                        .map(|&c| w[c].expect("finished children have a margin"))
+                        .collect();
+                    extreme(i, vals)
+                });
+                finished[i] = true;
+            }
+        }
+        for &i in members.iter().filter(|&&i| !finished[i]) {
+            let vals = g.nodes[i]
+                .edges
+                .iter()
+                .filter(|&&c| decided(c) && (g.nodes[c].tier != t || finished[c]))
+                .map(|&c| w[c].expect("finished children have a margin"))
+                .collect();
+            w[i] = Some(extreme(i, vals));
+        }
+    }
+    let cyclic = (0..n).map(|i| decided(i) && !finished[i]).collect();
+    (w, cyclic)
+}

@@ -129,8 +129,8 @@ fn text(b: &Board) -> String {
     rows.join("/")
 }
 
-/// Solves `variant` in memory, checks the start and every child of the start against
-/// the brute force, and returns the start's WinBy.
+/// Solves `variant` in memory, checks the start, every child of the start, and every
+/// board the brute force visits against the brute force, and returns the start's WinBy.
 fn check_variant(variant: &str, base: usize, scoring: Scoring, sign: i64) -> i64 {
     let game = GameHandle::from_static::<MiceBlocks>(variant).unwrap();
     let key = GameKey {
@@ -179,6 +179,34 @@ fn check_variant(variant: &str, base: usize, scoring: Scoring, sign: i64) -> i64
             module.move_to_text(p0, m)
         );
         assert_eq!(rec.remoteness as usize, cells - 1);
+    }
+
+    // Every board the brute force searched: its margin is the WinBy, its sign the
+    // value for the player to move, and the cells left the remoteness.
+    // Every board reachable from the empty pyramid (the search prunes nothing).
+    let reachable = if base == 4 { 579 } else { 14_927 };
+    assert_eq!(memo.len(), reachable, "{variant}: boards searched");
+    for (b, &m) in &memo {
+        let t = text(b);
+        let p = game
+            .text_to_position(&t)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{variant} {t}: {e}"));
+        let rec = database
+            .lookup(game.canonical(p).unwrap())
+            .unwrap()
+            .expect("solved");
+        let mover_margin = if b.filled() % 2 == 0 { m } else { -m };
+        let value = match mover_margin.signum() {
+            1 => Value::WIN,
+            -1 => Value::LOSE,
+            _ => Value::TIE,
+        };
+        assert_eq!(
+            (rec.value, rec.remoteness as usize, rec.winby),
+            (value, cells - b.filled(), Some(m)),
+            "{variant} {t}"
+        );
     }
     expected
 }

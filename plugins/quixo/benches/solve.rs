@@ -2,8 +2,10 @@
 //! the plugin ABI) with 1 and 2 threads into a fresh file database, and prints wall
 //! time, CPU time, positions per second and the child's peak memory as a table.
 //!
-//! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--no-build]`
-//! (VARIANT defaults to 4x4). It first runs `cargo build --release -p host -p quixo`
+//! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--verify off,sample,full]
+//! [--no-build]` (VARIANT defaults to 4x4, verification to the host's default, sample).
+//! With several `--verify` modes each thread count is solved once per mode, and the
+//! table shows each mode's CPU time over `off`'s: the cost of verification. It first runs `cargo build --release -p host -p quixo`
 //! into this benchmark's own target directory, so the binary and the plugin it times
 //! are the current code. Peak memory is the child's `ru_maxrss` from `wait4`, which
 //! is exact per child. This file must not measure anything but the child processes.
@@ -18,6 +20,7 @@ const TIME_LIMIT: Duration = Duration::from_secs(1200);
 /// What one solve cost.
 struct Run {
     threads: usize,
+    verify: String,
     wall: f64,
     cpu: f64,
     peak_mb: f64,
@@ -28,6 +31,7 @@ struct Run {
 fn main() {
     let mut variant = "4x4".to_string();
     let mut threads = vec![1usize, 2];
+    let mut verifies = vec!["sample".to_string()];
     let mut build = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -42,9 +46,13 @@ fn main() {
                     .map(|t| t.trim().parse().expect("--threads takes a list like 1,2"))
                     .collect();
             }
+            "--verify" => {
+                let list = args.next().unwrap_or_default();
+                verifies = list.split(',').map(|v| v.trim().to_string()).collect();
+            }
             other if other.starts_with('-') => {
                 eprintln!(
-                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--no-build]"
+                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--no-build]"
                 );
                 std::process::exit(2);
             }
@@ -71,7 +79,11 @@ fn main() {
         std::process::exit(1);
     }
 
-    let runs: Vec<Run> = threads.iter().map(|&t| solve(&host, &variant, t)).collect();
+    let runs: Vec<Run> = threads
+        .iter()
+        .flat_map(|&t| verifies.iter().map(move |v| (t, v)))
+        .map(|(t, v)| solve(&host, &variant, t, v))
+        .collect();
     print_table(&variant, &runs);
 }
 
@@ -92,13 +104,13 @@ fn build_host(release: &Path) {
 /// Solves `variant` with `threads` threads into a fresh temporary directory.
 // The child is reaped by `wait4` below, which clippy cannot see.
 #[allow(clippy::zombie_processes)]
-fn solve(host: &Path, variant: &str, threads: usize) -> Run {
+fn solve(host: &Path, variant: &str, threads: usize, verify: &str) -> Run {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("quixo-bench-{}-{threads}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     eprintln!(
-        "solving quixo {variant} with {threads} thread(s) into {} ...",
+        "solving quixo {variant} with {threads} thread(s), --verify {verify}, into {} ...",
         dir.display()
     );
     let start = Instant::now();
@@ -107,6 +119,7 @@ fn solve(host: &Path, variant: &str, threads: usize) -> Run {
         .arg("--db")
         .arg(format!("file:{}", dir.display()))
         .args(["--threads", &threads.to_string(), "--force"])
+        .args(["--verify", verify])
         // Per-tier progress lines would only add noise (and a little time).
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
@@ -146,6 +159,7 @@ fn solve(host: &Path, variant: &str, threads: usize) -> Run {
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     Run {
         threads,
+        verify: verify.to_string(),
         wall,
         cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
         // Linux reports ru_maxrss in kilobytes.
@@ -175,18 +189,36 @@ fn print_table(variant: &str, runs: &[Run]) {
         first.positions, first.initial
     );
     println!(
-        "{:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}",
-        "threads", "wall (s)", "CPU (s)", "positions/s", "peak (MB)", "speedup"
+        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}  {:>14}",
+        "threads",
+        "verify",
+        "wall (s)",
+        "CPU (s)",
+        "positions/s",
+        "peak (MB)",
+        "speedup",
+        "CPU over off"
     );
     for r in runs {
+        // Verification's cost: CPU time over the unverified solve on as many threads
+        // (CPU time, as wall time on a shared machine says little).
+        let off = runs
+            .iter()
+            .find(|o| o.threads == r.threads && o.verify == "off");
+        let overhead = match off {
+            Some(o) if r.verify != "off" => format!("{:+.1}%", (r.cpu / o.cpu - 1.0) * 100.0),
+            _ => "-".to_string(),
+        };
         println!(
-            "{:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x",
+            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x  {:>14}",
             r.threads,
+            r.verify,
             r.wall,
             r.cpu,
             r.positions as f64 / r.wall / 1e6,
             r.peak_mb,
-            first.wall / r.wall
+            first.wall / r.wall,
+            overhead
         );
     }
     if variant == "4x4" {
