@@ -10,7 +10,8 @@
 use crate::db::{Database, DbError};
 use crate::game::{GameHandle, ModuleError};
 use crate::outcome::value_name;
-use crate::reach::{self, Bitset, ReachError};
+use crate::marks::Marks;
+use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
 use crate::solver::meta_of;
 use crate::tier::{TierGraph, TierGraphError};
@@ -264,7 +265,7 @@ fn legal_tally(records: &TierRecords) -> Tally {
         .reduce(Tally::default, Tally::merge)
 }
 
-fn reachable_tally(records: Option<&TierRecords>, reached: &Bitset) -> Tally {
+fn reachable_tally(records: Option<&TierRecords>, reached: &Marks) -> Tally {
     let members: Vec<u64> = reached.iter().collect();
     members
         .par_iter()
@@ -306,7 +307,7 @@ fn deeper(
 /// Counts the positions of every tier reachable from the initial tier.
 pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, AnalyzeError> {
     let graph = TierGraph::discover(game)?;
-    let reached = reach::search(game, &graph)?;
+    let reached = reach::search(game, &graph, &|_, _| {})?;
     let stored = db.stored_tiers()?;
     let mut legal = Section::default();
     let mut reachable = Section::default();
@@ -320,7 +321,7 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
             None
         };
         let legal_t = records.as_deref().map(legal_tally).unwrap_or_default();
-        let empty = Bitset::new(0);
+        let empty = Marks::empty(0);
         let reach_t = reachable_tally(
             records.as_deref(),
             reached.tier(node.tier).unwrap_or(&empty),

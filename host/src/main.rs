@@ -55,6 +55,11 @@ enum Command {
         /// memory, and checks a module's undo moves by comparison).
         #[arg(long, value_enum, default_value_t = ParentsArg::Auto)]
         parents: ParentsArg,
+        /// Solve only the positions that can occur in a game from the initial
+        /// position (marked first by a forward search), and store the database
+        /// reachable-only: queries of other positions say they cannot occur.
+        #[arg(long)]
+        reachable: bool,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -170,6 +175,7 @@ fn solve(
     resource: &str,
     threads: Option<usize>,
     options: &SolveOptions,
+    reachable: bool,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     let db = db::open(resource, &game_key(game))?;
@@ -182,6 +188,34 @@ fn solve(
         if n == 1 { "" } else { "s" }
     );
     let progress = progress::for_stderr();
+    if reachable {
+        let r = solver::reachable::solve_reachable(game, db.as_ref(), options, progress.as_ref())?;
+        let report = &r.solve;
+        let secs = report.elapsed.as_secs_f64();
+        println!(
+            "solved {} ({}) reachable-only: {} tiers ({} solved now, {} already stored), {} positions reachable from the start of {} in all tiers, {} solved in {:.2}s (marking {:.2}s)",
+            game.module_name(),
+            game.variant(),
+            report.tiers,
+            report.tiers_solved,
+            report.tiers_reused,
+            r.reachable,
+            r.positions_in_tiers,
+            report.positions_solved,
+            secs,
+            r.marking.as_secs_f64()
+        );
+        println!(
+            "initial position {}: {}",
+            game.position_to_text(report.initial)?,
+            outcome::describe(
+                &report.initial_record,
+                game.properties().players,
+                game.supports_winby()
+            )
+        );
+        return Ok(());
+    }
     let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
     println!(
@@ -256,6 +290,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             threads,
             force,
             parents,
+            reachable,
         } => solve(
             &game,
             &db,
@@ -264,6 +299,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 force,
                 parents: parents.into(),
             },
+            reachable,
         )?,
         Command::Play {
             db,

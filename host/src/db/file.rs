@@ -10,10 +10,14 @@
 //!
 //! A lookup reads the header and index once, then decompresses only the block it needs
 //! (and caches a few). Files are written under a temporary name, synced and renamed, so
-//! a killed solve never leaves a half-written tier behind. This file must not interpret
-//! records beyond their layout.
+//! a killed solve never leaves a half-written tier behind. Reachable-only tiers live in
+//! the same directory under the same names, in their own format (`sparse`); this file
+//! tells the two apart by their headers. It must not interpret records beyond their
+//! layout.
 
-use super::{Database, DbError, DbResult, GameKey, TierMeta, TierStatus};
+use super::sparse::{self, ReachableReader};
+use super::{Coverage, Database, DbError, DbResult, GameKey, ReachableTier, TierMeta, TierStatus};
+use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use flate2::read::GzDecoder;
 use flate2::{Compression, GzBuilder};
@@ -30,7 +34,7 @@ use std::sync::{Arc, Mutex};
 pub const FORMAT_VERSION: u32 = 1;
 /// Records per block (a block is decompressed whole for a lookup).
 pub const BLOCK_POSITIONS: u64 = 1 << 15;
-const FIRST_LINE: &str = "gamesman tier database";
+pub(super) const FIRST_LINE: &str = "gamesman tier database";
 const INDEX_MAGIC: &[u8; 4] = b"GTIX";
 const EXTRA_ID: [u8; 2] = *b"GT";
 /// Blocks kept decompressed per tier for lookups.
@@ -40,7 +44,14 @@ const CACHED_BLOCKS: usize = 64;
 pub struct FileDb {
     dir: PathBuf,
     key: GameKey,
-    readers: Mutex<HashMap<Tier, Arc<TierReader>>>,
+    readers: Mutex<HashMap<Tier, Opened>>,
+}
+
+/// An open tier file of either kind.
+#[derive(Clone)]
+enum Opened {
+    Full(Arc<TierReader>),
+    ReachableOnly(Arc<ReachableReader>),
 }
 
 /// What a tier file's header says.
@@ -145,7 +156,7 @@ impl Header {
     }
 }
 
-fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
+pub(super) fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
     move |source| DbError::Io {
         op,
         path: path.to_path_buf(),
@@ -153,7 +164,7 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Db
     }
 }
 
-fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
+pub(super) fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
     DbError::Corrupt {
         path: path.to_path_buf(),
         reason: reason.into(),
@@ -176,7 +187,7 @@ fn block_bytes(records: &TierRecords, b: u64) -> Vec<u8> {
     out
 }
 
-fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
+pub(super) fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
     let mut b = GzBuilder::new().mtime(0);
     if let Some(e) = extra {
         b = b.extra(e);
@@ -186,7 +197,7 @@ fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
     enc.finish().expect("writing to memory")
 }
 
-fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
+pub(super) fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
     let mut e = Vec::with_capacity(20);
     e.extend_from_slice(&EXTRA_ID);
     e.extend_from_slice(&16u16.to_le_bytes());
@@ -264,7 +275,7 @@ fn block_bytes_len(records: &TierRecords, b: u64) -> u64 {
     n * if records.winby.is_some() { 6 } else { 2 }
 }
 
-fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
+pub(super) fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
     let mut out = Vec::new();
     GzDecoder::new(data)
         .take(limit + 1)
@@ -466,7 +477,7 @@ impl TierReader {
     }
 }
 
-fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {
+pub(super) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {
     let mut at = 0;
     while at + 4 <= extra.len() {
         let id = [extra[at], extra[at + 1]];
@@ -522,7 +533,7 @@ impl FileDb {
         Ok(())
     }
 
-    fn reader(&self, tier: Tier) -> DbResult<Option<Arc<TierReader>>> {
+    fn reader(&self, tier: Tier) -> DbResult<Option<Opened>> {
         if let Some(r) = self.readers.lock().expect("readers").get(&tier) {
             return Ok(Some(r.clone()));
         }
@@ -530,11 +541,18 @@ impl FileDb {
         if !path.exists() {
             return Ok(None);
         }
-        let r = Arc::new(TierReader::open(&path)?);
-        if r.header.game != self.key.game
-            || r.header.variant != self.key.variant
-            || r.header.tier != tier.0
-        {
+        let (r, game, variant, t) = if sparse::is_reachable_file(&path) {
+            let r = Arc::new(ReachableReader::open(&path)?);
+            let h = &r.header;
+            let id = (h.game.clone(), h.variant.clone(), h.tier);
+            (Opened::ReachableOnly(r), id.0, id.1, id.2)
+        } else {
+            let r = Arc::new(TierReader::open(&path)?);
+            let h = &r.header;
+            let id = (h.game.clone(), h.variant.clone(), h.tier);
+            (Opened::Full(r), id.0, id.1, id.2)
+        };
+        if game != self.key.game || variant != self.key.variant || t != tier.0 {
             return Err(corrupt(
                 &path,
                 "it belongs to another game, variant or tier",
@@ -545,6 +563,19 @@ impl FileDb {
             .expect("readers")
             .insert(tier, r.clone());
         Ok(Some(r))
+    }
+
+    /// Fails when the tier file at `path` is reachable-only: a full solve, or a reader
+    /// of whole full tiers, must not take it for one of its own.
+    fn require_full(&self, path: &Path) -> DbResult<()> {
+        if sparse::is_reachable_file(path) {
+            return Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::ReachableOnly,
+                wanted: Coverage::Full,
+            });
+        }
+        Ok(())
     }
 
     fn remove_temporaries_in_dir(&self) -> DbResult<usize> {
@@ -572,6 +603,7 @@ impl Database for FileDb {
         if !path.exists() {
             return Ok(TierStatus::Missing);
         }
+        self.require_full(&path)?;
         let check = || -> DbResult<Result<(), String>> {
             let r = TierReader::open(&path)?;
             if let Err(e) = self.check_header(&r.header, meta) {
@@ -594,6 +626,7 @@ impl Database for FileDb {
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
         let path = self.tier_path(meta.tier);
+        self.require_full(&path)?;
         let r = TierReader::open(&path)?;
         self.check_header(&r.header, meta)
             .map_err(|e| corrupt(&path, e))?;
@@ -623,13 +656,22 @@ impl Database for FileDb {
     }
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {
-        let Some(r) = self.reader(p.tier)? else {
-            return Ok(None);
-        };
-        if p.position >= r.header.positions {
-            return Err(DbError::OutOfRange(p, r.header.positions));
+        match self.reader(p.tier)? {
+            None => Ok(None),
+            Some(Opened::Full(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                Ok(Some(r.get(p.position)?))
+            }
+            Some(Opened::ReachableOnly(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                // A position that cannot occur from the start has no record.
+                Ok(Some(r.lookup(p.position)?.unwrap_or(Record::UNSOLVED)))
+            }
         }
-        Ok(Some(r.get(p.position)?))
     }
 
     fn clear(&self) -> DbResult<()> {
@@ -669,6 +711,66 @@ impl Database for FileDb {
         }
         out.sort();
         Ok(out)
+    }
+
+    fn tier_coverage(&self, tier: Tier) -> DbResult<Option<Coverage>> {
+        Ok(self.reader(tier)?.map(|r| match r {
+            Opened::Full(_) => Coverage::Full,
+            Opened::ReachableOnly(_) => Coverage::ReachableOnly,
+        }))
+    }
+
+    fn store_reachable_tier(
+        &self,
+        meta: &TierMeta,
+        marks: &Marks,
+        records: &TierRecords,
+    ) -> DbResult<()> {
+        let bytes = sparse::encode(&self.key, meta, marks, records);
+        sparse::write_atomically(&self.tier_path(meta.tier), &bytes)?;
+        self.readers.lock().expect("readers").remove(&meta.tier);
+        Ok(())
+    }
+
+    fn verify_reachable_tier(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
+        let path = self.tier_path(meta.tier);
+        if !path.exists() {
+            return Ok(TierStatus::Missing);
+        }
+        if !sparse::is_reachable_file(&path) && TierReader::open(&path).is_ok() {
+            return Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::Full,
+                wanted: Coverage::ReachableOnly,
+            });
+        }
+        Ok(match sparse::verify(&path, &self.key, meta, marks)? {
+            None => TierStatus::Valid,
+            Some(reason) => TierStatus::Corrupt(reason),
+        })
+    }
+
+    fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
+        let path = self.tier_path(meta.tier);
+        match self.reader(meta.tier)? {
+            Some(Opened::ReachableOnly(r)) => {
+                sparse::check_header(&r.header, &self.key, meta).map_err(|e| corrupt(&path, e))?;
+                r.read_all()
+            }
+            Some(Opened::Full(_)) => Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::Full,
+                wanted: Coverage::ReachableOnly,
+            }),
+            None => Err(corrupt(&path, "not stored")),
+        }
+    }
+
+    fn reachable(&self, p: TierPosition) -> DbResult<Option<bool>> {
+        match self.reader(p.tier)? {
+            Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -7,8 +7,10 @@
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
+pub mod compact;
 pub mod frontier;
 pub mod parents;
+pub mod reachable;
 pub mod retrograde;
 pub mod winby;
 
