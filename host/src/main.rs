@@ -38,6 +38,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also say what this database holds for the variant (full or reachable-only,
+        /// tiers and positions stored): file:DIRECTORY.
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Solve every tier reachable from the initial position and store the databases.
     Solve {
@@ -275,14 +279,25 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let module = loader::load(spec)?;
     let game = module.open(cli.variant.as_deref())?;
     match cli.command {
-        Command::Info { json } => {
+        Command::Info { json, db } => {
+            let database = match db {
+                Some(resource) => {
+                    let db = db::open(&resource, &game_key(&game))?;
+                    Some(info::database_info(&game, db.as_ref())?)
+                }
+                None => None,
+            };
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&info::info_json(&module, &game)?)?
-                );
+                let mut v = info::info_json(&module, &game)?;
+                if let Some(d) = &database {
+                    v["database"] = serde_json::to_value(d)?;
+                }
+                println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 print!("{}", info::info_text(&module, &game)?);
+                if let Some(d) = &database {
+                    print!("{}", info::database_text(d));
+                }
             }
         }
         Command::Solve {

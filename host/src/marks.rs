@@ -339,11 +339,13 @@ mod tests {
         for (k, &p) in members.iter().enumerate() {
             assert_eq!(m.rank(p), Some(k as u64), "rank of {p} in {m:?}");
             assert_eq!(m.select(k as u64), p, "select {k} in {m:?}");
-            assert_eq!(
-                m.iter_from(k as u64).collect::<Vec<_>>(),
-                &members[k..],
-                "{m:?}"
-            );
+            if k % 997 == 0 || k + 3 >= members.len() {
+                assert_eq!(
+                    m.iter_from(k as u64).collect::<Vec<_>>(),
+                    &members[k..],
+                    "{m:?}"
+                );
+            }
         }
         // Every unmarked position has no rank.
         let mut next = 0;
@@ -356,6 +358,9 @@ mod tests {
         }
         assert_eq!(m.rank(size), None);
         // The same set built from words is equal, in the same representation.
+        if size > 1 << 24 {
+            return;
+        }
         let mut words = vec![0u64; size.div_ceil(64) as usize];
         for &p in members {
             words[(p / 64) as usize] |= 1 << (p % 64);

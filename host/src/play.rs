@@ -229,10 +229,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             let predicted = if ranking.record.is_solved() {
                 prediction(&ranking.record, self.players(), ranking.mover, self.winby)
             } else {
-                format!(
-                    "unsolved: tier {} is not in the database",
-                    ranking.position.tier
-                )
+                format!("unsolved: {}", ranking.unsolved_reason())
             };
             writeln!(
                 self.out,
@@ -420,7 +417,8 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         if !ranking.record.is_solved() {
             writeln!(
                 self.out,
-                "No hint: this position is unsolved (its tier is not in the database)."
+                "No hint: this position is unsolved ({}).",
+                ranking.unsolved_reason()
             )?;
             return Ok(());
         }

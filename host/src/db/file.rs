@@ -16,7 +16,10 @@
 //! layout.
 
 use super::sparse::{self, ReachableReader};
-use super::{Coverage, Database, DbError, DbResult, GameKey, ReachableTier, TierMeta, TierStatus};
+use super::{
+    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta,
+    TierStatus,
+};
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use flate2::read::GzDecoder;
@@ -713,10 +716,18 @@ impl Database for FileDb {
         Ok(out)
     }
 
-    fn tier_coverage(&self, tier: Tier) -> DbResult<Option<Coverage>> {
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
         Ok(self.reader(tier)?.map(|r| match r {
-            Opened::Full(_) => Coverage::Full,
-            Opened::ReachableOnly(_) => Coverage::ReachableOnly,
+            Opened::Full(r) => StoredTier {
+                coverage: Coverage::Full,
+                positions: r.header.positions,
+                held: r.header.positions,
+            },
+            Opened::ReachableOnly(r) => StoredTier {
+                coverage: Coverage::ReachableOnly,
+                positions: r.header.positions,
+                held: r.header.stored,
+            },
         }))
     }
 

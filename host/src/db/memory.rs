@@ -1,7 +1,10 @@
 //! `memory:`: tiers kept in this process only, for solve-and-play in one run and for
 //! tests. Nothing is written anywhere.
 
-use super::{Coverage, Database, DbError, DbResult, GameKey, ReachableTier, TierMeta, TierStatus};
+use super::{
+    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta,
+    TierStatus,
+};
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
@@ -123,15 +126,19 @@ impl Database for MemoryDb {
         Ok(t)
     }
 
-    fn tier_coverage(&self, tier: Tier) -> DbResult<Option<Coverage>> {
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
         Ok(self
             .tiers
             .read()
             .expect("memory db")
             .get(&tier)
-            .map(|s| match s.marks {
-                Some(_) => Coverage::ReachableOnly,
-                None => Coverage::Full,
+            .map(|s| StoredTier {
+                coverage: match s.marks {
+                    Some(_) => Coverage::ReachableOnly,
+                    None => Coverage::Full,
+                },
+                positions: s.meta.size,
+                held: s.records.len() as u64,
             }))
     }
 

@@ -40,6 +40,18 @@ impl std::fmt::Display for Coverage {
     }
 }
 
+/// What one stored tier holds, from its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredTier {
+    /// Full or reachable-only.
+    pub coverage: Coverage,
+    /// Positions in the tier.
+    pub positions: u64,
+    /// Positions with a record stored (all of them for a full tier; the reachable ones
+    /// for a reachable-only tier).
+    pub held: u64,
+}
+
 /// A stored reachable-only tier: which positions it holds and their records, in
 /// position order (record `k` belongs to the marked position of rank `k`).
 #[derive(Clone, Debug)]
@@ -155,10 +167,8 @@ pub trait Database: Send + Sync {
     fn remove_temporaries(&self) -> DbResult<usize> {
         Ok(0)
     }
-    /// What a stored tier holds (`None` when it is not stored).
-    fn tier_coverage(&self, tier: Tier) -> DbResult<Option<Coverage>> {
-        Ok(self.has_tier(tier)?.then_some(Coverage::Full))
-    }
+    /// What a stored tier holds, from its header (`None` when it is not stored).
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>>;
     /// Stores a reachable-only tier (`meta` describes the whole tier; `records` holds
     /// one record per marked position, in position order), atomically.
     fn store_reachable_tier(
@@ -185,11 +195,16 @@ pub trait Database: Send + Sync {
     }
 }
 
-/// What the stored tiers of a database hold: `None` when nothing is stored.
+/// What the stored tiers of a database hold: `None` when nothing is stored. Tiers
+/// whose headers cannot be read are left out (a solve finds and replaces them).
 pub fn coverage(db: &dyn Database) -> DbResult<Option<Coverage>> {
     let mut seen = None;
     for t in db.stored_tiers()? {
-        let c = db.tier_coverage(t)?;
+        let c = match db.stored_tier(t) {
+            Ok(s) => s.map(|s| s.coverage),
+            Err(DbError::Corrupt { .. }) => continue,
+            Err(e) => return Err(e),
+        };
         if seen.is_some() && c.is_some() && seen != c {
             return Err(DbError::MixedCoverage(db.describe()));
         }
@@ -225,7 +240,8 @@ pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> D
     let stored = src.stored_tiers()?;
     let mut copied = 0;
     for meta in tiers.iter().filter(|m| stored.contains(&m.tier)) {
-        if src.tier_coverage(meta.tier)? == Some(Coverage::ReachableOnly) {
+        let coverage = src.stored_tier(meta.tier)?.map(|s| s.coverage);
+        if coverage == Some(Coverage::ReachableOnly) {
             let t = src.load_reachable_tier(meta)?;
             dst.store_reachable_tier(meta, &t.marks, &t.records)?;
         } else {

@@ -11,7 +11,7 @@
 
 use super::compact::{compact_handle, TierMarks};
 use super::{meta_of, SolveError, SolveOptions, SolveProgress, SolveReport};
-use crate::db::{self, Coverage, Database, DbError, DbResult, TierMeta, TierStatus};
+use crate::db::{self, Coverage, Database, DbError, DbResult, StoredTier, TierMeta, TierStatus};
 use crate::game::{GameHandle, ModuleError};
 use crate::reach::{self, ReachError};
 use crate::record::{Record, TierRecords};
@@ -194,5 +194,9 @@ impl Database for CompactDb<'_> {
 
     fn remove_temporaries(&self) -> DbResult<usize> {
         self.db.remove_temporaries()
+    }
+
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
+        self.db.stored_tier(tier)
     }
 }
