@@ -11,8 +11,8 @@
 
 use crate::db::{self, Coverage, Database, DbError, ReachableTier};
 use crate::game::{GameHandle, ModuleError};
-use crate::outcome::value_name;
 use crate::marks::Marks;
+use crate::outcome::value_name;
 use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
 use crate::solver::meta_of;
@@ -345,7 +345,9 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
     let mut unsolved_tiers = Vec::new();
     for node in graph.order.iter().rev() {
         let empty = Marks::empty(0);
-        let searched = reached.as_ref().map(|r| r.tier(node.tier).unwrap_or(&empty));
+        let searched = reached
+            .as_ref()
+            .map(|r| r.tier(node.tier).unwrap_or(&empty));
         let solved = stored.contains(&node.tier);
         let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);

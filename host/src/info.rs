@@ -4,8 +4,8 @@
 
 use crate::db::{Coverage, Database, DbError};
 use crate::game::{GameHandle, ModuleResult};
-use crate::tier::{TierGraph, TierGraphError};
 use crate::loader::{host_api_version, Module};
+use crate::tier::{TierGraph, TierGraphError};
 use serde_json::json;
 
 /// The metadata as a JSON value.

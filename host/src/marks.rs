@@ -228,10 +228,7 @@ impl Marks {
                     return None;
                 }
                 let base = wi / WORDS_PER_RANK * WORDS_PER_RANK;
-                let before: u64 = words[base..wi]
-                    .iter()
-                    .map(|w| w.count_ones() as u64)
-                    .sum();
+                let before: u64 = words[base..wi].iter().map(|w| w.count_ones() as u64).sum();
                 Some(ranks[wi / WORDS_PER_RANK] + before + (w & (bit - 1)).count_ones() as u64)
             }
         }
@@ -288,9 +285,13 @@ impl Marks {
                 let head = words[wi] & !((1u64 << (first % 64)) - 1);
                 Box::new(
                     std::iter::once((wi, head))
-                        .chain(words[wi + 1..].iter().copied().enumerate().map(
-                            move |(j, w)| (wi + 1 + j, w),
-                        ))
+                        .chain(
+                            words[wi + 1..]
+                                .iter()
+                                .copied()
+                                .enumerate()
+                                .map(move |(j, w)| (wi + 1 + j, w)),
+                        )
                         .flat_map(|(wi, w)| bits_of(w).map(move |b| wi as u64 * 64 + b)),
                 )
             }
@@ -386,7 +387,7 @@ mod tests {
             (1 << 20, 300),
             (1 << 20, 3),
         ] {
-            let members: Vec<u64> = (0..size).filter(|_| r() % density == 0).collect();
+            let members: Vec<u64> = (0..size).filter(|_| r().is_multiple_of(density)).collect();
             check(size, &members);
         }
         check(1 << 40, &[0, 5, 1 << 20, (1 << 40) - 1]);

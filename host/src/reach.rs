@@ -122,7 +122,9 @@ pub fn search(
     done: TierDone<'_>,
 ) -> Result<Reachable, ReachError> {
     let start = game.canonical(game.initial_position()?)?;
-    let first = graph.get(start.tier).ok_or(ReachError::OutsideGraph(start))?;
+    let first = graph
+        .get(start.tier)
+        .ok_or(ReachError::OutsideGraph(start))?;
     if start.position >= first.size {
         return Err(ReachError::PastTierSize(start, first.size));
     }
@@ -141,10 +143,8 @@ pub fn search(
             continue;
         };
         for &c in &node.children {
-            if !open.contains_key(&c) {
-                let size = graph.get(c).map_or(0, |n| n.size);
-                open.insert(c, Bitset::new(size));
-            }
+            open.entry(c)
+                .or_insert_with(|| Bitset::new(graph.get(c).map_or(0, |n| n.size)));
         }
         let kids: HashMap<Tier, &Bitset> = node
             .children
@@ -159,7 +159,12 @@ pub fn search(
             let fresh: Vec<Vec<u64>> = frontier
                 .par_chunks(BATCH)
                 .map_init(
-                    || (vec![TierPosition::default(); BATCH * cap], vec![0u32; BATCH]),
+                    || {
+                        (
+                            vec![TierPosition::default(); BATCH * cap],
+                            vec![0u32; BATCH],
+                        )
+                    },
                     |(children, counts), batch| -> Result<Vec<u64>, ReachError> {
                         game.children_batch(node.tier, batch, children, counts)?;
                         let mut fresh = Vec::new();

@@ -61,7 +61,11 @@ fn random_graph(rng: &mut Rng, players: u8, go_again: bool, winby: bool) -> Grap
                 2 => Value::TIE,
                 _ => Value::UNDECIDED,
             };
-            let turn = if players == 1 { 1 } else { 1 + rng.below(2) as u8 };
+            let turn = if players == 1 {
+                1
+            } else {
+                1 + rng.below(2) as u8
+            };
             // Primitive margins agree with the value for player one.
             let sign = match (prim, turn) {
                 (Value::WIN, 1) | (Value::LOSE, 2) => 1,
@@ -78,8 +82,8 @@ fn random_graph(rng: &mut Rng, players: u8, go_again: bool, winby: bool) -> Grap
         }
         by_tier.push(ids);
     }
-    for i in 0..nodes.len() {
-        let t = nodes[i].tier as usize;
+    for node in nodes.iter_mut() {
+        let t = node.tier as usize;
         for _ in 0..rng.below(4) {
             let to = if rng.below(3) == 0 || t == 0 {
                 t
@@ -87,10 +91,10 @@ fn random_graph(rng: &mut Rng, players: u8, go_again: bool, winby: bool) -> Grap
                 rng.below(t as u64) as usize
             };
             let ids = &by_tier[to];
-            nodes[i].edges.push(ids[rng.below(ids.len() as u64) as usize]);
+            node.edges.push(ids[rng.below(ids.len() as u64) as usize]);
         }
-        nodes[i].edges.sort_unstable();
-        nodes[i].edges.dedup();
+        node.edges.sort_unstable();
+        node.edges.dedup();
     }
     // The initial position (node 0) lies in the top tier.
     let top = by_tier[tiers - 1][0];
@@ -146,7 +150,7 @@ fn positions(g: &Graph) -> Vec<TierPosition> {
 
 #[test]
 fn random_games_keep_every_reachable_value_of_the_full_solve() {
-    let mut rng = Rng(0x5eed_0f_4eac_4ab1e);
+    let mut rng = Rng(0x05ee_d0f4_eac4_ab1e);
     let mut unreached_checked = 0;
     for case in 0..400 {
         let (players, go_again, winby) = match case % 4 {
@@ -206,7 +210,10 @@ fn tic_tac_toe_reachable_is_every_legal_board() {
         assert_eq!(r.positions_in_tiers, graph.total_positions(), "{variant}");
         assert!(r.positions_in_tiers > reachable);
         assert_eq!(
-            (r.solve.initial_record.value, r.solve.initial_record.remoteness),
+            (
+                r.solve.initial_record.value,
+                r.solve.initial_record.remoteness
+            ),
             (Value::TIE, 9)
         );
         assert_eq!(r.solve.initial, game.initial_position().unwrap());
@@ -334,7 +341,10 @@ fn file_databases_resume_and_are_never_mixed_up() {
 
     // A second run keeps everything; a lost and a damaged tier are solved again.
     let again = solve_reachable(&game, db.as_ref(), &options, &Silent).unwrap();
-    assert_eq!((again.solve.tiers_solved, again.solve.tiers_reused), (0, 10));
+    assert_eq!(
+        (again.solve.tiers_solved, again.solve.tiers_reused),
+        (0, 10)
+    );
     std::fs::remove_file(tdir.join("tier_4.gz")).unwrap();
     let path = tdir.join("tier_6.gz");
     let mut bytes = std::fs::read(&path).unwrap();
@@ -373,10 +383,7 @@ fn file_databases_resume_and_are_never_mixed_up() {
     };
     solver::solve(&game, db.as_ref(), &forced, &Silent).unwrap();
     assert_eq!(db::coverage(db.as_ref()).unwrap(), Some(Coverage::Full));
-    assert_eq!(
-        db.reachable(TierPosition::new(Tier(9), 0)).unwrap(),
-        None
-    );
+    assert_eq!(db.reachable(TierPosition::new(Tier(9), 0)).unwrap(), None);
     let err = solve_reachable(&game, db.as_ref(), &options, &Silent).unwrap_err();
     assert!(
         matches!(
@@ -431,7 +438,10 @@ fn transfer_copies_reachable_only_tiers() {
     let dst = db::open(&format!("file:{}", dir.path().display()), &key(&game)).unwrap();
     let graph = TierGraph::discover(&game).unwrap();
     let metas: Vec<_> = graph.order.iter().map(solver::meta_of).collect();
-    assert_eq!(db::transfer(src.as_ref(), dst.as_ref(), &metas).unwrap(), 10);
+    assert_eq!(
+        db::transfer(src.as_ref(), dst.as_ref(), &metas).unwrap(),
+        10
+    );
     for meta in &metas {
         let a = src.load_reachable_tier(meta).unwrap();
         let b = dst.load_reachable_tier(meta).unwrap();

@@ -17,8 +17,7 @@
 
 use super::sparse::{self, ReachableReader};
 use super::{
-    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta,
-    TierStatus,
+    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta, TierStatus,
 };
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -159,7 +158,10 @@ impl Header {
     }
 }
 
-pub(super) fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
+pub(super) fn io<'a>(
+    op: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> DbError + 'a {
     move |source| DbError::Io {
         op,
         path: path.to_path_buf(),

@@ -2,8 +2,7 @@
 //! tests. Nothing is written anywhere.
 
 use super::{
-    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta,
-    TierStatus,
+    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta, TierStatus,
 };
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -52,7 +51,11 @@ impl Database for MemoryDb {
             match self.tiers.read().expect("memory db").get(&meta.tier) {
                 None => TierStatus::Missing,
                 Some(s) if s.marks.is_some() => {
-                    return Err(Self::wrong(meta.tier, Coverage::ReachableOnly, Coverage::Full))
+                    return Err(Self::wrong(
+                        meta.tier,
+                        Coverage::ReachableOnly,
+                        Coverage::Full,
+                    ))
                 }
                 Some(s) if s.meta == *meta => TierStatus::Valid,
                 Some(s) => {
@@ -166,7 +169,11 @@ impl Database for MemoryDb {
                 None => TierStatus::Missing,
                 Some(s) => match &s.marks {
                     None => {
-                        return Err(Self::wrong(meta.tier, Coverage::Full, Coverage::ReachableOnly))
+                        return Err(Self::wrong(
+                            meta.tier,
+                            Coverage::Full,
+                            Coverage::ReachableOnly,
+                        ))
                     }
                     Some(_) if s.meta != *meta => {
                         TierStatus::Corrupt(format!("stored as {:?}, expected {meta:?}", s.meta))

@@ -288,7 +288,11 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
         .into_par_iter()
         .map(|b| {
             let raw = record_block(records, b);
-            (gzip_member(&raw, None), crc32fast::hash(&raw), raw.len() as u64)
+            (
+                gzip_member(&raw, None),
+                crc32fast::hash(&raw),
+                raw.len() as u64,
+            )
         })
         .collect();
     let mark_members: Vec<(Vec<u8>, u32, u64)> = (0..mark_blocks)
@@ -303,7 +307,11 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
                 .map(|p| (p - base) as u32)
                 .collect();
             let raw = mark_block(len, &offsets);
-            (gzip_member(&raw, None), crc32fast::hash(&raw), raw.len() as u64)
+            (
+                gzip_member(&raw, None),
+                crc32fast::hash(&raw),
+                raw.len() as u64,
+            )
         })
         .collect();
     let combined = |members: &[(Vec<u8>, u32, u64)]| {
@@ -506,9 +514,8 @@ impl ReachableReader {
                 "index offsets are not increasing up to the index",
             ));
         }
-        let fits = |j: usize, w: &[u64]| {
-            w[0] <= w[1] && w[1] - w[0] <= header.mark_block_len(j as u64)
-        };
+        let fits =
+            |j: usize, w: &[u64]| w[0] <= w[1] && w[1] - w[0] <= header.mark_block_len(j as u64);
         if ranks.first() != Some(&0)
             || ranks.last() != Some(&header.stored)
             || !ranks.windows(2).enumerate().all(|(j, w)| fits(j, w))
@@ -537,14 +544,17 @@ impl ReachableReader {
     }
 
     fn record_block_raw(&self, b: u64) -> DbResult<Vec<u8>> {
-        let n = (self.header.stored - b * self.header.block_positions)
-            .min(self.header.block_positions);
+        let n =
+            (self.header.stored - b * self.header.block_positions).min(self.header.block_positions);
         let expected = n * self.header.record_bytes();
         let data = self.member(b, expected)?;
         if data.len() as u64 != expected {
             return Err(corrupt(
                 &self.path,
-                format!("record block {b} holds {} bytes, expected {expected}", data.len()),
+                format!(
+                    "record block {b} holds {} bytes, expected {expected}",
+                    data.len()
+                ),
             ));
         }
         Ok(data)
@@ -824,7 +834,10 @@ mod tests {
     fn mark_blocks_take_the_shorter_encoding() {
         let sparse = mark_block(MARK_BLOCK, &[5, 1000, 200_000]);
         assert_eq!(sparse[0], GAPS_TAG);
-        assert_eq!(decode_marks(&sparse, MARK_BLOCK, 3).unwrap(), [5, 1000, 200_000]);
+        assert_eq!(
+            decode_marks(&sparse, MARK_BLOCK, 3).unwrap(),
+            [5, 1000, 200_000]
+        );
         let evens: Vec<u32> = (0..64).step_by(2).collect();
         let dense = mark_block(64, &evens);
         assert_eq!(dense[0], BITSET_TAG);

@@ -282,13 +282,20 @@ impl FfiGame for CompactGame {
             let m = self.marks(c.tier)?;
             Ok(match m.rank(c.position) {
                 Some(k) => ROk(TierPosition::new(c.tier, k)),
-                None => RErr("the position cannot occur in a game from the initial position".into()),
+                None => {
+                    RErr("the position cannot occur in a game from the initial position".into())
+                }
             })
         })();
         r.into()
     }
 
-    fn scan_batch(&self, tier: Tier, first: u64, mut out: RSliceMut<'_, ScanRecord>) -> CallResult<()> {
+    fn scan_batch(
+        &self,
+        tier: Tier,
+        first: u64,
+        mut out: RSliceMut<'_, ScanRecord>,
+    ) -> CallResult<()> {
         let r = (|| {
             let m = self.marks(tier)?;
             if first.saturating_add(out.len() as u64) > m.count() {

@@ -99,11 +99,7 @@ pub fn solve_reachable(
     let view = compact_handle(game, marks.clone());
     let compact_db = CompactDb {
         db,
-        metas: graph
-            .order
-            .iter()
-            .map(|n| (n.tier, meta_of(n)))
-            .collect(),
+        metas: graph.order.iter().map(|n| (n.tier, meta_of(n))).collect(),
         marks: marks.clone(),
     };
     let compact_options = SolveOptions {
