@@ -146,7 +146,8 @@ pub fn search(
             open.entry(c)
                 .or_insert_with(|| Bitset::new(graph.get(c).map_or(0, |n| n.size)));
         }
-        let kids: HashMap<Tier, &Bitset> = node
+        // A few tiers: a list searched in order beats hashing every child.
+        let kids: Vec<(Tier, &Bitset)> = node
             .children
             .iter()
             .map(|c| (*c, &open[c]))
@@ -171,7 +172,8 @@ pub fn search(
                         let mut at = 0usize;
                         for &c in &counts[..batch.len()] {
                             for &child in &children[at..at + c as usize] {
-                                let Some(bits) = kids.get(&child.tier) else {
+                                let Some(&(_, bits)) = kids.iter().find(|k| k.0 == child.tier)
+                                else {
                                     return Err(if graph.contains(child.tier) {
                                         ReachError::UndeclaredTier(child, node.tier)
                                     } else {

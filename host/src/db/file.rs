@@ -546,18 +546,16 @@ impl FileDb {
         if !path.exists() {
             return Ok(None);
         }
-        let (r, game, variant, t) = if sparse::is_reachable_file(&path) {
-            let r = Arc::new(ReachableReader::open(&path)?);
-            let h = &r.header;
-            let id = (h.game.clone(), h.variant.clone(), h.tier);
-            (Opened::ReachableOnly(r), id.0, id.1, id.2)
+        let r = if sparse::is_reachable_file(&path) {
+            Opened::ReachableOnly(Arc::new(ReachableReader::open(&path)?))
         } else {
-            let r = Arc::new(TierReader::open(&path)?);
-            let h = &r.header;
-            let id = (h.game.clone(), h.variant.clone(), h.tier);
-            (Opened::Full(r), id.0, id.1, id.2)
+            Opened::Full(Arc::new(TierReader::open(&path)?))
         };
-        if game != self.key.game || variant != self.key.variant || t != tier.0 {
+        let (game, variant, t) = match &r {
+            Opened::Full(r) => (&r.header.game, &r.header.variant, r.header.tier),
+            Opened::ReachableOnly(r) => (&r.header.game, &r.header.variant, r.header.tier),
+        };
+        if *game != self.key.game || *variant != self.key.variant || t != tier.0 {
             return Err(corrupt(
                 &path,
                 "it belongs to another game, variant or tier",
