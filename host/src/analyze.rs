@@ -4,13 +4,16 @@
 //! tables for people, a serializable report for JSON.
 //!
 //! Games with symmetry store only canonical positions, so both counts are of
-//! canonical positions there. This file reads tiers and counts; it must not solve or
-//! draw (the plot lives in `plot`).
+//! canonical positions there. A reachable-only database (`solve --reachable`) holds
+//! reachable positions alone: its "legal" counts are of the positions it holds, which
+//! are the reachable ones, and its own marks say which positions those are. This file
+//! reads tiers and counts; it must not solve or draw (the plot lives in `plot`).
 
-use crate::db::{Database, DbError};
+use crate::db::{self, Coverage, Database, DbError, ReachableTier};
 use crate::game::{GameHandle, ModuleError};
+use crate::marks::Marks;
 use crate::outcome::value_name;
-use crate::reach::{self, Bitset, ReachError};
+use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
 use crate::solver::meta_of;
 use crate::tier::{TierGraph, TierGraphError};
@@ -125,6 +128,9 @@ pub struct Analysis {
     pub database: String,
     /// Whether only canonical positions are counted (games with symmetry).
     pub canonical_only: bool,
+    /// Whether the database is reachable-only (`solve --reachable`): it holds only the
+    /// positions reachable from the start, so `legal` counts those.
+    pub reachable_only: bool,
     /// Tiers reachable from the initial tier that the database does not hold.
     pub unsolved_tiers: Vec<u64>,
     /// Every legal position the database holds.
@@ -251,12 +257,13 @@ fn add_counts(total: &mut Counts, c: &Counts) {
     }
 }
 
-fn legal_tally(records: &TierRecords) -> Tally {
+/// Counts the solved records of a tier (with `unsolved`, every record).
+fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
     (0..records.len() as u64)
         .into_par_iter()
         .fold(Tally::default, |mut t, i| {
             let r = records.get(i);
-            if r.is_solved() {
+            if unsolved || r.is_solved() {
                 t.add(r.value, r.remoteness, i);
             }
             t
@@ -264,7 +271,11 @@ fn legal_tally(records: &TierRecords) -> Tally {
         .reduce(Tally::default, Tally::merge)
 }
 
-fn reachable_tally(records: Option<&TierRecords>, reached: &Bitset) -> Tally {
+fn legal_tally(records: &TierRecords) -> Tally {
+    records_tally(records, false)
+}
+
+fn reachable_tally(records: Option<&TierRecords>, reached: &Marks) -> Tally {
     let members: Vec<u64> = reached.iter().collect();
     members
         .par_iter()
@@ -303,33 +314,67 @@ fn deeper(
     }))
 }
 
+/// The tallies of a stored reachable-only tier: its solved positions, and all of them
+/// (every one is reachable), with examples as real position indices.
+fn held_tallies(t: &ReachableTier) -> (Tally, Tally) {
+    let real = |mut tally: Tally| {
+        tally.deepest = tally.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
+        tally
+    };
+    (
+        real(records_tally(&t.records, false)),
+        real(records_tally(&t.records, true)),
+    )
+}
+
 /// Counts the positions of every tier reachable from the initial tier.
 pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, AnalyzeError> {
     let graph = TierGraph::discover(game)?;
-    let reached = reach::search(game, &graph)?;
     let stored = db.stored_tiers()?;
+    let reachable_only = db::coverage(db)? == Some(Coverage::ReachableOnly);
+    // A complete reachable-only database knows what is reachable; otherwise search.
+    let complete = graph.order.iter().all(|n| stored.contains(&n.tier));
+    let reached = if reachable_only && complete {
+        None
+    } else {
+        Some(reach::search(game, &graph, &|_, _| {})?)
+    };
     let mut legal = Section::default();
     let mut reachable = Section::default();
     let mut tiers = Vec::new();
     let mut unsolved_tiers = Vec::new();
     for node in graph.order.iter().rev() {
-        let records = if stored.contains(&node.tier) {
-            Some(db.load_tier(&meta_of(node))?)
-        } else {
+        let empty = Marks::empty(0);
+        let searched = reached
+            .as_ref()
+            .map(|r| r.tier(node.tier).unwrap_or(&empty));
+        let solved = stored.contains(&node.tier);
+        let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);
-            None
+            let all = searched.expect("searched when a tier is missing");
+            (Tally::default(), reachable_tally(None, all))
+        } else if reachable_only {
+            let t = db.load_reachable_tier(&meta_of(node))?;
+            if searched.is_some_and(|s| *s != *t.marks) {
+                return Err(AnalyzeError::Db(DbError::Corrupt {
+                    path: db.describe().into(),
+                    reason: format!(
+                        "tier {} holds other positions than those reachable from the start now",
+                        node.tier
+                    ),
+                }));
+            }
+            held_tallies(&t)
+        } else {
+            let records = db.load_tier(&meta_of(node))?;
+            let all = searched.expect("searched for a full database");
+            (legal_tally(&records), reachable_tally(Some(&records), all))
         };
-        let legal_t = records.as_deref().map(legal_tally).unwrap_or_default();
-        let empty = Bitset::new(0);
-        let reach_t = reachable_tally(
-            records.as_deref(),
-            reached.tier(node.tier).unwrap_or(&empty),
-        );
         let t = TierCounts {
             tier: node.tier.0,
             name: node.name.clone(),
             size: node.size,
-            solved: records.is_some(),
+            solved,
             legal: legal_t.counts(),
             reachable: reach_t.counts(),
         };
@@ -345,6 +390,7 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
         variant: game.variant().to_string(),
         database: db.describe(),
         canonical_only: game.properties().has_symmetry,
+        reachable_only,
         unsolved_tiers,
         legal,
         reachable,
@@ -423,10 +469,15 @@ pub fn text(a: &Analysis) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} ({}), database {}{}",
+        "{} ({}), database {}{}{}",
         a.game,
         a.variant,
         a.database,
+        if a.reachable_only {
+            " (reachable-only)"
+        } else {
+            ""
+        },
         if a.canonical_only {
             "; counting canonical positions only (the game has symmetry)"
         } else {
@@ -448,12 +499,16 @@ pub fn text(a: &Analysis) -> String {
         &a.tiers,
         |t| &t.reachable,
     );
-    section_text(
-        &mut out,
-        "All legal positions in the database",
-        &a.legal,
-        &a.tiers,
-        |t| &t.legal,
-    );
+    if a.reachable_only {
+        out.push_str("\nAll legal positions: not stored (the database is reachable-only: `solve --reachable` keeps only the positions that can occur from the start)\n");
+    } else {
+        section_text(
+            &mut out,
+            "All legal positions in the database",
+            &a.legal,
+            &a.tiers,
+            |t| &t.legal,
+        );
+    }
     out
 }

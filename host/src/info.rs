@@ -1,8 +1,11 @@
-//! `host info`: a module's metadata and the opened variant's properties, as text or
-//! JSON. Presentation only.
+//! `host info`: a module's metadata and the opened variant's properties, and with
+//! `--db` what a database holds for the variant (full or reachable-only, how many
+//! tiers), as text or JSON. Presentation only.
 
+use crate::db::{Coverage, Database, DbError};
 use crate::game::{GameHandle, ModuleResult};
 use crate::loader::{host_api_version, Module};
+use crate::tier::{TierGraph, TierGraphError};
 use serde_json::json;
 
 /// The metadata as a JSON value.
@@ -99,4 +102,82 @@ pub fn info_text(module: &Module, game: &GameHandle) -> ModuleResult<String> {
         init.position
     ));
     Ok(s)
+}
+
+/// What a database holds for the variant: its kind and how much of the tier graph.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DatabaseInfo {
+    /// The database (`file:./data/mtttier_regular_tierdb`).
+    pub resource: String,
+    /// `full`, `reachable-only`, or null when nothing is stored.
+    pub coverage: Option<Coverage>,
+    /// Tiers reachable from the initial tier.
+    pub tiers: usize,
+    /// Of those, the tiers stored.
+    pub tiers_stored: usize,
+    /// Of those, the tiers whose files cannot be read (solved again by the next solve).
+    pub tiers_damaged: usize,
+    /// Positions in the stored tiers.
+    pub positions: u64,
+    /// Positions with a record in the stored tiers (the reachable ones for a
+    /// reachable-only database).
+    pub positions_held: u64,
+}
+
+/// Why the database summary failed.
+#[derive(Debug, thiserror::Error)]
+pub enum InfoError {
+    /// The tier graph could not be built.
+    #[error(transparent)]
+    Graph(#[from] TierGraphError),
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// Summarizes what `db` holds for the tiers of `game`, from the tier files' headers.
+pub fn database_info(game: &GameHandle, db: &dyn Database) -> Result<DatabaseInfo, InfoError> {
+    let graph = TierGraph::discover(game)?;
+    let mut info = DatabaseInfo {
+        resource: db.describe(),
+        coverage: crate::db::coverage(db)?,
+        tiers: graph.order.len(),
+        tiers_stored: 0,
+        tiers_damaged: 0,
+        positions: 0,
+        positions_held: 0,
+    };
+    for node in &graph.order {
+        match db.stored_tier(node.tier) {
+            Ok(Some(s)) => {
+                info.tiers_stored += 1;
+                info.positions += s.positions;
+                info.positions_held += s.held;
+            }
+            Ok(None) => {}
+            Err(DbError::Corrupt { .. }) => info.tiers_damaged += 1,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(info)
+}
+
+/// The database summary as one line for people.
+pub fn database_text(d: &DatabaseInfo) -> String {
+    let what = match d.coverage {
+        None => return format!("database {}: nothing stored\n", d.resource),
+        Some(Coverage::Full) => format!(
+            "full solve, {} of {} tiers stored, {} positions",
+            d.tiers_stored, d.tiers, d.positions
+        ),
+        Some(Coverage::ReachableOnly) => format!(
+            "reachable-only (solve --reachable), {} of {} tiers stored, {} positions reachable from the start of {} in those tiers",
+            d.tiers_stored, d.tiers, d.positions_held, d.positions
+        ),
+    };
+    let damaged = match d.tiers_damaged {
+        0 => String::new(),
+        n => format!(" ({n} more damaged: solve again to replace them)"),
+    };
+    format!("database {}: {what}{damaged}\n", d.resource)
 }

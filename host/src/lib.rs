@@ -10,6 +10,7 @@ pub mod game;
 pub mod info;
 pub mod loader;
 pub mod messages;
+pub mod marks;
 pub mod outcome;
 pub mod play;
 pub mod plot;

@@ -41,6 +41,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also say what this database holds for the variant (full or reachable-only,
+        /// tiers and positions stored): file:DIRECTORY.
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Solve every tier reachable from the initial position and store the databases.
     Solve {
@@ -76,6 +80,11 @@ enum Command {
         /// Seed of the positions `--verify sample` checks.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Solve only the positions that can occur in a game from the initial
+        /// position (marked first by a forward search), and store the database
+        /// reachable-only: queries of other positions say they cannot occur.
+        #[arg(long)]
+        reachable: bool,
     },
     /// Check every record of a stored database against the module (for a database
     /// copied from elsewhere): each must follow from its children's records.
@@ -210,6 +219,7 @@ fn solve(
     threads: Option<usize>,
     wait: LockWait,
     options: &SolveOptions,
+    reachable: bool,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
     // The only writer, and a writable place, before any work.
@@ -224,6 +234,34 @@ fn solve(
         options.verify
     );
     let progress = progress::for_stderr();
+    if reachable {
+        let r = solver::reachable::solve_reachable(game, db.as_ref(), options, progress.as_ref())?;
+        let report = &r.solve;
+        let secs = report.elapsed.as_secs_f64();
+        outln!(
+            "solved {} ({}) reachable-only: {} tiers ({} solved now, {} already stored), {} positions reachable from the start of {} in all tiers, {} solved in {:.2}s (marking {:.2}s)",
+            game.module_name(),
+            game.variant(),
+            report.tiers,
+            report.tiers_solved,
+            report.tiers_reused,
+            r.reachable,
+            r.positions_in_tiers,
+            report.positions_solved,
+            secs,
+            r.marking.as_secs_f64()
+        )?;
+        outln!(
+            "initial position {}: {}",
+            game.position_to_text(report.initial)?,
+            outcome::describe(
+                &report.initial_record,
+                game.properties().players,
+                game.supports_winby()
+            )
+        )?;
+        return Ok(());
+    }
     let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
     let secs = report.elapsed.as_secs_f64();
     outln!(
@@ -258,7 +296,7 @@ fn verify_db(game: &GameHandle, resource: &str) -> anyhow::Result<()> {
     let db = db::open(resource, &game_key(game))?;
     let progress = progress::verify_for_stderr();
     let report = gamesman_host::verify_db::verify_database(game, db.as_ref(), progress.as_ref())?;
-    println!(
+    outln!(
         "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({:.2}s)",
         game.module_name(),
         game.variant(),
@@ -266,7 +304,7 @@ fn verify_db(game: &GameHandle, resource: &str) -> anyhow::Result<()> {
         report.tiers,
         report.positions,
         report.elapsed.as_secs_f64()
-    );
+    )?;
     Ok(())
 }
 
@@ -304,14 +342,25 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let module = loader::load(spec)?;
     let game = module.open(cli.variant.as_deref())?;
     match cli.command {
-        Command::Info { json } => {
+        Command::Info { json, db } => {
+            let database = match db {
+                Some(resource) => {
+                    let db = db::open(&resource, &game_key(&game))?;
+                    Some(info::database_info(&game, db.as_ref())?)
+                }
+                None => None,
+            };
             if json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&info::info_json(&module, &game)?)?
-                )?;
+                let mut v = info::info_json(&module, &game)?;
+                if let Some(d) = &database {
+                    v["database"] = serde_json::to_value(d)?;
+                }
+                outln!("{}", serde_json::to_string_pretty(&v)?)?;
             } else {
                 out!("{}", info::info_text(&module, &game)?)?;
+                if let Some(d) = &database {
+                    out!("{}", info::database_text(d))?;
+                }
             }
         }
         Command::Solve {
@@ -324,6 +373,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             ignore_memory_check,
             verify,
             seed,
+            reachable,
         } => {
             let wait = if no_wait {
                 LockWait::NoWait
@@ -341,7 +391,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 verify,
                 seed,
             };
-            solve(&game, &db, threads, wait, &options)?
+            solve(&game, &db, threads, wait, &options, reachable)?
         }
         Command::Verify { db } => verify_db(&game, &db)?,
         Command::Play {

@@ -312,10 +312,7 @@ impl<W: Write> Session<'_, W> {
             let predicted = if ranking.record.is_solved() {
                 prediction(&ranking.record, self.players(), ranking.mover, self.winby)
             } else {
-                format!(
-                    "unsolved: tier {} is not in the database",
-                    ranking.position.tier
-                )
+                format!("unsolved: {}", ranking.unsolved_reason())
             };
             writeln!(
                 self.out,
@@ -537,7 +534,8 @@ impl<W: Write> Session<'_, W> {
         if !ranking.record.is_solved() {
             writeln!(
                 self.out,
-                "No hint: this position is unsolved (its tier is not in the database)."
+                "No hint: this position is unsolved ({}).",
+                ranking.unsolved_reason()
             )?;
             return Ok(());
         }

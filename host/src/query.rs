@@ -53,6 +53,11 @@ pub struct QueryReport {
     /// For a solvable puzzle: the moves of a shortest solution (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<Vec<String>>,
+    /// Whether the position can occur in a game from the initial position: present
+    /// only for a reachable-only database (`solve --reachable`), which holds records
+    /// of reachable positions alone; `false` says why the value is "unsolved".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachable: Option<bool>,
 }
 
 /// One move of a `QueryReport`.
@@ -132,6 +137,7 @@ pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, Query
         winby: ranking.record.winby,
         moves,
         solution: None,
+        reachable: ranking.reachable,
     })
 }
 
@@ -257,6 +263,8 @@ pub fn text(game: &GameHandle, ranking: &Ranking) -> Result<String, ModuleError>
     }
     let value = if ranking.record.is_solved() {
         describe(&ranking.record, players, ranking.winby_mode)
+    } else if ranking.reachable == Some(false) {
+        "cannot occur from the start: this position is not reachable from the initial position, and the database is reachable-only (`solve --reachable`), so it holds no value for it".into()
     } else {
         "unsolved (its tier is not in the database)".into()
     };

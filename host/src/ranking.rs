@@ -68,6 +68,9 @@ pub struct Ranking {
     pub winby_mode: bool,
     /// The legal moves, best first; empty at the end of a game.
     pub moves: Vec<RankedMove>,
+    /// Whether the position can occur from the initial position, where the database
+    /// knows (a reachable-only database); `None` otherwise.
+    pub reachable: Option<bool>,
 }
 
 /// Ranking key, smaller is better: value class, then the margin, then remoteness.
@@ -85,6 +88,7 @@ impl Ranking {
         let winby_mode = winby_mode && game.supports_winby();
         let mover = game.turn(p)?;
         let record = lookup(game, db, p)?;
+        let reachable = db.reachable(game.canonical(p)?)?;
         let primitive = game.primitive(p)?;
         let players = game.properties().players;
         let mut moves = Vec::new();
@@ -116,6 +120,7 @@ impl Ranking {
             primitive,
             winby_mode,
             moves,
+            reachable,
         };
         // Stable: equally good moves keep the module's order.
         let keys: Vec<Key> = ranking.moves.iter().map(|m| ranking.key(m)).collect();
@@ -131,6 +136,15 @@ impl Ranking {
     /// The mover's margin after `m` (WinBy games with a decided child only).
     pub fn margin(&self, m: &RankedMove) -> Option<i64> {
         m.record.winby.map(|w| margin_for(w, self.mover))
+    }
+
+    /// Why the position has no record, in words (for an unsolved position).
+    pub fn unsolved_reason(&self) -> String {
+        if self.reachable == Some(false) {
+            "it cannot occur in a game from the initial position, and the database is reachable-only (`solve --reachable`)".into()
+        } else {
+            format!("tier {} is not in the database", self.position.tier)
+        }
     }
 
     /// Whether the game is over at this position (a primitive, or no legal move).

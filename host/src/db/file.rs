@@ -12,16 +12,25 @@
 //! (and caches a few). Files are written under a temporary name, synced and renamed, so
 //! a killed solve never leaves a half-written tier behind; one writer at a time holds
 //! the directory's lock (`lock`). The byte layout is in `format`, reading in `reader`.
-//! This file must not interpret records beyond their layout.
+//! Reachable-only tiers live in the same directory under the same names, in their own
+//! format (`db::sparse`); this file tells the two apart by their headers. It must not
+//! interpret records beyond their layout.
 
 mod format;
 mod lock;
 mod reader;
 
 pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_VERSION};
+pub(crate) use format::{extra_field, find_extra, gzip_member, FIRST_LINE};
+pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 
-use super::{Database, DbError, DbResult, GameKey, LockWait, TierMeta, TierStatus};
+use super::sparse::{self, ReachableReader};
+use super::{
+    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier,
+    TierMeta, TierStatus,
+};
+use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
 use std::collections::HashMap;
@@ -34,12 +43,19 @@ use std::sync::{Arc, Mutex};
 pub struct FileDb {
     dir: PathBuf,
     key: GameKey,
-    readers: Mutex<HashMap<Tier, Arc<TierReader>>>,
+    readers: Mutex<HashMap<Tier, Opened>>,
     /// The directory's writer lock, once this handle writes.
     writer: Mutex<Option<Arc<lock::WriterLock>>>,
 }
 
-fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
+/// An open tier file of either kind.
+#[derive(Clone)]
+enum Opened {
+    Full(Arc<TierReader>),
+    ReachableOnly(Arc<ReachableReader>),
+}
+
+pub(crate) fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
     move |source| DbError::Io {
         op,
         path: path.to_path_buf(),
@@ -47,7 +63,7 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Db
     }
 }
 
-fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
+pub(crate) fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
     DbError::Corrupt {
         path: path.to_path_buf(),
         reason: reason.into(),
@@ -95,7 +111,7 @@ impl FileDb {
         Ok(())
     }
 
-    fn reader(&self, tier: Tier) -> DbResult<Option<Arc<TierReader>>> {
+    fn reader(&self, tier: Tier) -> DbResult<Option<Opened>> {
         if let Some(r) = self.readers.lock().expect("readers").get(&tier) {
             return Ok(Some(r.clone()));
         }
@@ -103,11 +119,16 @@ impl FileDb {
         if !path.exists() {
             return Ok(None);
         }
-        let r = Arc::new(TierReader::open(&path)?);
-        if r.header.game != self.key.game
-            || r.header.variant != self.key.variant
-            || r.header.tier != tier.0
-        {
+        let r = if sparse::is_reachable_file(&path) {
+            Opened::ReachableOnly(Arc::new(ReachableReader::open(&path)?))
+        } else {
+            Opened::Full(Arc::new(TierReader::open(&path)?))
+        };
+        let (game, variant, t) = match &r {
+            Opened::Full(r) => (&r.header.game, &r.header.variant, r.header.tier),
+            Opened::ReachableOnly(r) => (&r.header.game, &r.header.variant, r.header.tier),
+        };
+        if *game != self.key.game || *variant != self.key.variant || t != tier.0 {
             return Err(corrupt(
                 &path,
                 "it belongs to another game, variant or tier",
@@ -118,6 +139,45 @@ impl FileDb {
             .expect("readers")
             .insert(tier, r.clone());
         Ok(Some(r))
+    }
+
+    /// Fails when the tier file at `path` is reachable-only: a full solve, or a reader
+    /// of whole full tiers, must not take it for one of its own.
+    fn require_full(&self, path: &Path) -> DbResult<()> {
+        if sparse::is_reachable_file(path) {
+            return Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::ReachableOnly,
+                wanted: Coverage::Full,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes a tier file under a temporary name of this writer, syncs and renames it
+    /// into place (holding the directory's lock).
+    fn write_tier_file(&self, tier: Tier, bytes: &[u8]) -> DbResult<()> {
+        self.lock_for_writing(LockWait::Wait)?;
+        let path = self.tier_path(tier);
+        let tmp = self
+            .dir
+            .join(lock::temporary_name(&format!("tier_{}.gz", tier.0)));
+        let write = || -> DbResult<()> {
+            let mut f = File::create(&tmp).map_err(io("creating", &tmp))?;
+            f.write_all(bytes).map_err(io("writing", &tmp))?;
+            f.sync_all().map_err(io("syncing", &tmp))?;
+            fs::rename(&tmp, &path).map_err(io("renaming into place", &path))
+        };
+        if let Err(e) = write() {
+            // Our own half-written file: nobody else would know to remove it.
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        if let Ok(d) = File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        self.readers.lock().expect("readers").remove(&tier);
+        Ok(())
     }
 
     /// Holds the directory's writer lock (waiting for another writer as `wait` says),
@@ -162,6 +222,7 @@ impl Database for FileDb {
         if !path.exists() {
             return Ok(TierStatus::Missing);
         }
+        self.require_full(&path)?;
         let check = || -> DbResult<Result<(), String>> {
             let r = TierReader::open(&path)?;
             if let Err(e) = self.check_header(&r.header, meta) {
@@ -184,6 +245,7 @@ impl Database for FileDb {
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
         let path = self.tier_path(meta.tier);
+        self.require_full(&path)?;
         let r = TierReader::open(&path)?;
         self.check_header(&r.header, meta)
             .map_err(|e| corrupt(&path, e))?;
@@ -191,38 +253,27 @@ impl Database for FileDb {
     }
 
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()> {
-        self.lock_for_writing(LockWait::Wait)?;
         let bytes = encode_tier(&self.key, meta, records);
-        let path = self.tier_path(meta.tier);
-        let tmp = self
-            .dir
-            .join(lock::temporary_name(&format!("tier_{}.gz", meta.tier.0)));
-        let write = || -> DbResult<()> {
-            let mut f = File::create(&tmp).map_err(io("creating", &tmp))?;
-            f.write_all(&bytes).map_err(io("writing", &tmp))?;
-            f.sync_all().map_err(io("syncing", &tmp))?;
-            fs::rename(&tmp, &path).map_err(io("renaming into place", &path))
-        };
-        if let Err(e) = write() {
-            // Our own half-written file: nobody else would know to remove it.
-            let _ = fs::remove_file(&tmp);
-            return Err(e);
-        }
-        if let Ok(d) = File::open(&self.dir) {
-            let _ = d.sync_all();
-        }
-        self.readers.lock().expect("readers").remove(&meta.tier);
-        Ok(())
+        self.write_tier_file(meta.tier, &bytes)
     }
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {
-        let Some(r) = self.reader(p.tier)? else {
-            return Ok(None);
-        };
-        if p.position >= r.header.positions {
-            return Err(DbError::OutOfRange(p, r.header.positions));
+        match self.reader(p.tier)? {
+            None => Ok(None),
+            Some(Opened::Full(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                Ok(Some(r.get(p.position)?))
+            }
+            Some(Opened::ReachableOnly(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                // A position that cannot occur from the start has no record.
+                Ok(Some(r.lookup(p.position)?.unwrap_or(Record::UNSOLVED)))
+            }
         }
-        Ok(Some(r.get(p.position)?))
     }
 
     fn clear(&self) -> DbResult<()> {
@@ -270,6 +321,72 @@ impl Database for FileDb {
         }
         out.sort();
         Ok(out)
+    }
+
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
+        Ok(self.reader(tier)?.map(|r| match r {
+            Opened::Full(r) => StoredTier {
+                coverage: Coverage::Full,
+                positions: r.header.positions,
+                held: r.header.positions,
+            },
+            Opened::ReachableOnly(r) => StoredTier {
+                coverage: Coverage::ReachableOnly,
+                positions: r.header.positions,
+                held: r.header.stored,
+            },
+        }))
+    }
+
+    fn store_reachable_tier(
+        &self,
+        meta: &TierMeta,
+        marks: &Marks,
+        records: &TierRecords,
+    ) -> DbResult<()> {
+        let bytes = sparse::encode(&self.key, meta, marks, records);
+        self.write_tier_file(meta.tier, &bytes)
+    }
+
+    fn verify_reachable_tier(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
+        let path = self.tier_path(meta.tier);
+        if !path.exists() {
+            return Ok(TierStatus::Missing);
+        }
+        if !sparse::is_reachable_file(&path) && TierReader::open(&path).is_ok() {
+            return Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::Full,
+                wanted: Coverage::ReachableOnly,
+            });
+        }
+        Ok(match sparse::verify(&path, &self.key, meta, marks)? {
+            None => TierStatus::Valid,
+            Some(reason) => TierStatus::Corrupt(reason),
+        })
+    }
+
+    fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
+        let path = self.tier_path(meta.tier);
+        match self.reader(meta.tier)? {
+            Some(Opened::ReachableOnly(r)) => {
+                sparse::check_header(&r.header, &self.key, meta).map_err(|e| corrupt(&path, e))?;
+                r.read_all()
+            }
+            Some(Opened::Full(_)) => Err(DbError::Coverage {
+                what: format!("tier file {}", path.display()),
+                found: Coverage::Full,
+                wanted: Coverage::ReachableOnly,
+            }),
+            None => Err(corrupt(&path, "not stored")),
+        }
+    }
+
+    fn reachable(&self, p: TierPosition) -> DbResult<Option<bool>> {
+        match self.reader(p.tier)? {
+            Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
+            _ => Ok(None),
+        }
     }
 }
 

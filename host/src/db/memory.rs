@@ -1,16 +1,26 @@
 //! `memory:`: tiers kept in this process only, for solve-and-play in one run and for
 //! tests. Nothing is written anywhere.
 
-use super::{Database, DbError, DbResult, GameKey, TierMeta, TierStatus};
+use super::{
+    Coverage, Database, DbError, DbResult, GameKey, ReachableTier, StoredTier, TierMeta, TierStatus,
+};
+use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
+/// One stored tier: full, or reachable-only with its marks.
+struct Stored {
+    meta: TierMeta,
+    marks: Option<Arc<Marks>>,
+    records: Arc<TierRecords>,
+}
+
 /// An in-memory database.
 pub struct MemoryDb {
     key: GameKey,
-    tiers: RwLock<HashMap<Tier, (TierMeta, Arc<TierRecords>)>>,
+    tiers: RwLock<HashMap<Tier, Stored>>,
 }
 
 impl MemoryDb {
@@ -19,6 +29,14 @@ impl MemoryDb {
         MemoryDb {
             key,
             tiers: RwLock::new(HashMap::new()),
+        }
+    }
+
+    fn wrong(tier: Tier, found: Coverage, wanted: Coverage) -> DbError {
+        DbError::Coverage {
+            what: format!("memory: tier {tier}"),
+            found,
+            wanted,
         }
     }
 }
@@ -32,8 +50,17 @@ impl Database for MemoryDb {
         Ok(
             match self.tiers.read().expect("memory db").get(&meta.tier) {
                 None => TierStatus::Missing,
-                Some((m, _)) if m == meta => TierStatus::Valid,
-                Some((m, _)) => TierStatus::Corrupt(format!("stored as {m:?}, expected {meta:?}")),
+                Some(s) if s.marks.is_some() => {
+                    return Err(Self::wrong(
+                        meta.tier,
+                        Coverage::ReachableOnly,
+                        Coverage::Full,
+                    ))
+                }
+                Some(s) if s.meta == *meta => TierStatus::Valid,
+                Some(s) => {
+                    TierStatus::Corrupt(format!("stored as {:?}, expected {meta:?}", s.meta))
+                }
             },
         )
     }
@@ -44,7 +71,12 @@ impl Database for MemoryDb {
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
         match self.tiers.read().expect("memory db").get(&meta.tier) {
-            Some((_, r)) => Ok(r.clone()),
+            Some(s) if s.marks.is_some() => Err(Self::wrong(
+                meta.tier,
+                Coverage::ReachableOnly,
+                Coverage::Full,
+            )),
+            Some(s) => Ok(s.records.clone()),
             None => Err(DbError::Corrupt {
                 path: format!("memory:/tier {}", meta.tier).into(),
                 reason: "not stored".into(),
@@ -53,22 +85,31 @@ impl Database for MemoryDb {
     }
 
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()> {
-        self.tiers
-            .write()
-            .expect("memory db")
-            .insert(meta.tier, (meta.clone(), Arc::new(records.clone())));
+        self.tiers.write().expect("memory db").insert(
+            meta.tier,
+            Stored {
+                meta: meta.clone(),
+                marks: None,
+                records: Arc::new(records.clone()),
+            },
+        );
         Ok(())
     }
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {
         let tiers = self.tiers.read().expect("memory db");
-        let Some((meta, r)) = tiers.get(&p.tier) else {
+        let Some(s) = tiers.get(&p.tier) else {
             return Ok(None);
         };
-        if p.position >= meta.size {
-            return Err(DbError::OutOfRange(p, meta.size));
+        if p.position >= s.meta.size {
+            return Err(DbError::OutOfRange(p, s.meta.size));
         }
-        Ok(Some(r.get(p.position)))
+        Ok(Some(match &s.marks {
+            None => s.records.get(p.position),
+            Some(m) => m
+                .rank(p.position)
+                .map_or(Record::UNSOLVED, |k| s.records.get(k)),
+        }))
     }
 
     fn clear(&self) -> DbResult<()> {
@@ -86,5 +127,95 @@ impl Database for MemoryDb {
             .collect();
         t.sort();
         Ok(t)
+    }
+
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
+        Ok(self
+            .tiers
+            .read()
+            .expect("memory db")
+            .get(&tier)
+            .map(|s| StoredTier {
+                coverage: match s.marks {
+                    Some(_) => Coverage::ReachableOnly,
+                    None => Coverage::Full,
+                },
+                positions: s.meta.size,
+                held: s.records.len() as u64,
+            }))
+    }
+
+    fn store_reachable_tier(
+        &self,
+        meta: &TierMeta,
+        marks: &Marks,
+        records: &TierRecords,
+    ) -> DbResult<()> {
+        assert_eq!(marks.count(), records.len() as u64, "a record per mark");
+        self.tiers.write().expect("memory db").insert(
+            meta.tier,
+            Stored {
+                meta: meta.clone(),
+                marks: Some(Arc::new(marks.clone())),
+                records: Arc::new(records.clone()),
+            },
+        );
+        Ok(())
+    }
+
+    fn verify_reachable_tier(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
+        Ok(
+            match self.tiers.read().expect("memory db").get(&meta.tier) {
+                None => TierStatus::Missing,
+                Some(s) => match &s.marks {
+                    None => {
+                        return Err(Self::wrong(
+                            meta.tier,
+                            Coverage::Full,
+                            Coverage::ReachableOnly,
+                        ))
+                    }
+                    Some(_) if s.meta != *meta => {
+                        TierStatus::Corrupt(format!("stored as {:?}, expected {meta:?}", s.meta))
+                    }
+                    Some(m) if **m != *marks => TierStatus::Corrupt(
+                        "its positions differ from those reachable from the start now".into(),
+                    ),
+                    Some(_) => TierStatus::Valid,
+                },
+            },
+        )
+    }
+
+    fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
+        match self.tiers.read().expect("memory db").get(&meta.tier) {
+            Some(Stored {
+                marks: Some(m),
+                records,
+                ..
+            }) => Ok(ReachableTier {
+                marks: m.clone(),
+                records: records.clone(),
+            }),
+            Some(_) => Err(Self::wrong(
+                meta.tier,
+                Coverage::Full,
+                Coverage::ReachableOnly,
+            )),
+            None => Err(DbError::Corrupt {
+                path: format!("memory:/tier {}", meta.tier).into(),
+                reason: "not stored".into(),
+            }),
+        }
+    }
+
+    fn reachable(&self, p: TierPosition) -> DbResult<Option<bool>> {
+        Ok(self
+            .tiers
+            .read()
+            .expect("memory db")
+            .get(&p.tier)
+            .and_then(|s| s.marks.as_ref())
+            .map(|m| m.contains(p.position)))
     }
 }

@@ -4,14 +4,63 @@
 //!
 //! A database stores and retrieves whole tiers and single records. It never solves,
 //! and never decides what a record means.
+//!
+//! A tier is stored either in full (every position) or reachable-only (`solve
+//! --reachable`: the records of the positions that can occur from the start, with the
+//! marks that say which those are); one database holds tiers of one kind only.
 
 pub mod file;
 pub mod memory;
+pub mod sparse;
 
+use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// Which positions a stored tier holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Coverage {
+    /// Every position (a full solve).
+    Full,
+    /// Only the positions reachable from the initial position (`solve --reachable`).
+    ReachableOnly,
+}
+
+impl std::fmt::Display for Coverage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Coverage::Full => "full solve (every position)",
+            Coverage::ReachableOnly => {
+                "reachable-only solve (`solve --reachable`: only positions that can occur from the start)"
+            }
+        })
+    }
+}
+
+/// What one stored tier holds, from its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredTier {
+    /// Full or reachable-only.
+    pub coverage: Coverage,
+    /// Positions in the tier.
+    pub positions: u64,
+    /// Positions with a record stored (all of them for a full tier; the reachable ones
+    /// for a reachable-only tier).
+    pub held: u64,
+}
+
+/// A stored reachable-only tier: which positions it holds and their records, in
+/// position order (record `k` belongs to the marked position of rank `k`).
+#[derive(Clone, Debug)]
+pub struct ReachableTier {
+    /// The marked positions.
+    pub marks: Arc<Marks>,
+    /// Their records.
+    pub records: Arc<TierRecords>,
+}
 
 /// What a database knows about the game it stores, written into every tier file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +114,22 @@ pub enum DbError {
     /// A position's index is past its tier's size.
     #[error("position {0} is outside its tier's {1} positions")]
     OutOfRange(TierPosition, u64),
+    /// A tier stored with the other coverage than the operation needs.
+    #[error("{what} holds a {found}, but a {wanted} was asked for: pass --force to replace the database, or use another --db")]
+    Coverage {
+        /// The tier file (or memory tier).
+        what: String,
+        /// What it holds.
+        found: Coverage,
+        /// What was asked for.
+        wanted: Coverage,
+    },
+    /// Tiers of both kinds in one database.
+    #[error("{0} holds full tiers and reachable-only tiers together; solve it again with --force")]
+    MixedCoverage(String),
+    /// The database kind cannot store reachable-only tiers.
+    #[error("{0} cannot store reachable-only tiers")]
+    Unsupported(String),
     /// Another process is writing the database and the caller would not wait.
     #[error("another solve is writing {}: run again when it has finished, or leave out --no-wait to wait for it", dir.display())]
     Locked {
@@ -127,6 +192,50 @@ pub trait Database: Send + Sync {
     fn begin_writing(&self, _wait: LockWait) -> DbResult<()> {
         Ok(())
     }
+    /// What a stored tier holds, from its header (`None` when it is not stored).
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>>;
+    /// Stores a reachable-only tier (`meta` describes the whole tier; `records` holds
+    /// one record per marked position, in position order), atomically.
+    fn store_reachable_tier(
+        &self,
+        _meta: &TierMeta,
+        _marks: &Marks,
+        _records: &TierRecords,
+    ) -> DbResult<()> {
+        Err(DbError::Unsupported(self.describe()))
+    }
+    /// Checks a stored reachable-only tier completely, and that it holds exactly
+    /// `marks`; a full tier stored there is an error (`DbError::Coverage`).
+    fn verify_reachable_tier(&self, _meta: &TierMeta, _marks: &Marks) -> DbResult<TierStatus> {
+        Err(DbError::Unsupported(self.describe()))
+    }
+    /// A stored reachable-only tier's marks and records.
+    fn load_reachable_tier(&self, _meta: &TierMeta) -> DbResult<ReachableTier> {
+        Err(DbError::Unsupported(self.describe()))
+    }
+    /// Whether `p` (canonical) can occur from the initial position, where the database
+    /// knows: `Some` for a reachable-only tier, `None` for a full tier or one not stored.
+    fn reachable(&self, _p: TierPosition) -> DbResult<Option<bool>> {
+        Ok(None)
+    }
+}
+
+/// What the stored tiers of a database hold: `None` when nothing is stored. Tiers
+/// whose headers cannot be read are left out (a solve finds and replaces them).
+pub fn coverage(db: &dyn Database) -> DbResult<Option<Coverage>> {
+    let mut seen = None;
+    for t in db.stored_tiers()? {
+        let c = match db.stored_tier(t) {
+            Ok(s) => s.map(|s| s.coverage),
+            Err(DbError::Corrupt { .. }) => continue,
+            Err(e) => return Err(e),
+        };
+        if seen.is_some() && c.is_some() && seen != c {
+            return Err(DbError::MixedCoverage(db.describe()));
+        }
+        seen = seen.or(c);
+    }
+    Ok(seen)
 }
 
 /// Opens the database a resource string names for one game and variant.
@@ -168,8 +277,14 @@ pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> D
     let stored = src.stored_tiers()?;
     let mut copied = 0;
     for meta in tiers.iter().filter(|m| stored.contains(&m.tier)) {
-        let records = src.load_tier(meta)?;
-        dst.store_tier(meta, &records)?;
+        let coverage = src.stored_tier(meta.tier)?.map(|s| s.coverage);
+        if coverage == Some(Coverage::ReachableOnly) {
+            let t = src.load_reachable_tier(meta)?;
+            dst.store_reachable_tier(meta, &t.marks, &t.records)?;
+        } else {
+            let records = src.load_tier(meta)?;
+            dst.store_tier(meta, &records)?;
+        }
         copied += 1;
     }
     Ok(copied)

@@ -8,9 +8,11 @@
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
 pub mod derive;
+pub mod compact;
 pub mod frontier;
 pub mod memory;
 pub mod parents;
+pub mod reachable;
 pub mod retrograde;
 pub mod verify;
 pub mod winby;

@@ -21,7 +21,7 @@ use std::io::Write;
 pub const FORMAT_VERSION: u32 = 1;
 /// Records per block (a block is decompressed whole for a lookup).
 pub const BLOCK_POSITIONS: u64 = 1 << 15;
-pub(super) const FIRST_LINE: &str = "gamesman tier database";
+pub(crate) const FIRST_LINE: &str = "gamesman tier database";
 pub(super) const INDEX_MAGIC: &[u8; 4] = b"GTIX";
 pub(super) const EXTRA_ID: [u8; 2] = *b"GT";
 
@@ -143,7 +143,7 @@ fn block_bytes(records: &TierRecords, b: u64) -> Vec<u8> {
     out
 }
 
-fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
+pub(crate) fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
     let mut b = GzBuilder::new().mtime(0);
     if let Some(e) = extra {
         b = b.extra(e);
@@ -153,7 +153,7 @@ fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
     enc.finish().expect("writing to memory")
 }
 
-fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
+pub(crate) fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
     let mut e = Vec::with_capacity(20);
     e.extend_from_slice(&EXTRA_ID);
     e.extend_from_slice(&16u16.to_le_bytes());
@@ -231,7 +231,7 @@ fn block_bytes_len(records: &TierRecords, b: u64) -> u64 {
     n * if records.winby.is_some() { 6 } else { 2 }
 }
 
-pub(super) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {
+pub(crate) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {
     let mut at = 0;
     while at + 4 <= extra.len() {
         let id = [extra[at], extra[at + 1]];

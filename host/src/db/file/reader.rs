@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 /// Blocks kept decompressed per tier for lookups.
 const CACHED_BLOCKS: usize = 64;
 
-fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
+pub(crate) fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
     let mut out = Vec::new();
     GzDecoder::new(data)
         .take(limit + 1)
