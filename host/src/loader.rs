@@ -6,7 +6,9 @@
 //! process). This file must not call into a game beyond metadata and construction.
 
 use crate::game::GameHandle;
-use abi_stable::library::{lib_header_from_path, LibraryError};
+use abi_stable::abi_stability::abi_checking::check_layout_compatibility;
+use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError};
+use abi_stable::StableAbi;
 use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -175,9 +177,7 @@ pub fn load(spec: &str) -> Result<Module, LoadError> {
 pub fn load_path(path: &Path) -> Result<Module, LoadError> {
     let path = path.to_path_buf();
     let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
-    let root = header
-        .init_root_module::<GameModuleRef>()
-        .map_err(|e| classify(&path, e))?;
+    let root = init_root(header).map_err(|e| classify(&path, e))?;
     let abi = root.abi_version();
     if abi != ABI_VERSION {
         return Err(LoadError::AbiGeneration {
@@ -201,6 +201,35 @@ pub fn load_path(path: &Path) -> Result<Module, LoadError> {
         info: Arc::new(info),
         root,
     })
+}
+
+/// The module's root, after abi_stable's version and layout checks.
+///
+/// abi_stable accepts a library whose prefix types (the `FfiGame` vtable) have at least
+/// the host's fields: a module built against a *newer* plugin-api. A module built
+/// against an *older* one lacks the methods appended since, which the host must then
+/// run with their defaults; abi_stable refuses it ("too many fields"). So when the
+/// ordinary check fails, the layouts are compared the other way round: if the module's
+/// types are exactly a prefix of the host's (the same types, with fewer appended
+/// methods), it is an older module of the same ABI line and is loaded.
+fn init_root(header: &LibHeader) -> Result<GameModuleRef, LibraryError> {
+    match header.init_root_module::<GameModuleRef>() {
+        Err(LibraryError::AbiInstability(report)) => {
+            let ours = <GameModuleRef as StableAbi>::LAYOUT;
+            let older = header
+                .layout()
+                .is_some_and(|theirs| check_layout_compatibility(theirs, ours).is_ok());
+            if !older {
+                return Err(LibraryError::AbiInstability(report));
+            }
+            log::debug!("loading a module built against an older plugin-api of this ABI line");
+            // SAFETY: the module's root and every type reachable from it were just
+            // checked to be the host's, except that its vtables may stop earlier; the
+            // `FfiGame` methods past a module's vtable run their default bodies.
+            unsafe { header.init_root_module_with_unchecked_layout::<GameModuleRef>() }
+        }
+        other => other,
+    }
 }
 
 fn classify(path: &Path, e: LibraryError) -> LoadError {

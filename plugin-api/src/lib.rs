@@ -5,11 +5,14 @@
 //! Tier Gamesman additions, in Rust), builds a `cdylib`, and exports it with
 //! [`export_game!`]. The host loads it through the versioned, layout-checked ABI in
 //! [`ffi`]. [`rank`] hashes boards with given piece counts densely, so a tier's
-//! positions map onto `0..tier_size`.
+//! positions map onto `0..tier_size`. [`autogui`] describes boards and moves for
+//! graphical front ends.
 //!
-//! This crate must stay small and stable: anything that changes `ffi` breaks every
-//! module in the wild, and must bump `ffi::ABI_VERSION` and the crate's minor version.
+//! This crate must stay small and stable: `ffi` grows only by appending `FfiGame`
+//! methods with defaults right for older modules; any other change breaks every module
+//! in the wild and must bump `ffi::ABI_VERSION`.
 
+pub mod autogui;
 pub mod export;
 pub mod ffi;
 pub mod game;
