@@ -70,6 +70,10 @@ enum Command {
         /// Start with the computer playing by remoteness instead of WinBy.
         #[arg(long)]
         remoteness: bool,
+        /// The computer plays "false hope": among its winning moves, one that wins by
+        /// the smallest margin that still wins (WinBy games).
+        #[arg(long)]
+        false_hope: bool,
         /// At positions the database does not cover, the computer searches this many
         /// plies (alpha-beta; leaves scored by the database, else the module's score).
         #[arg(long)]
@@ -239,6 +243,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             second,
             seed,
             remoteness,
+            false_hope,
             depth,
         } => {
             let db = solved_db(&game, &db)?;
@@ -247,6 +252,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 sides: [first.into(), second.into()],
                 seed,
                 winby: !remoteness,
+                false_hope,
                 echo: !stdin.is_terminal(),
                 depth,
             };
