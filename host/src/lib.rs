@@ -16,6 +16,7 @@ pub mod ranking;
 pub mod reach;
 pub mod record;
 pub mod search;
+pub mod serve;
 pub mod solver;
 pub mod tier;
 

@@ -6,5 +6,6 @@
 //! independent of the code it checks, and the runner of the code it runs.
 
 pub mod run;
+pub mod serve;
 pub mod tictactoe;
 pub mod workspace;
