@@ -6,7 +6,9 @@
 //! process). This file must not call into a game beyond metadata and construction.
 
 use crate::game::GameHandle;
-use abi_stable::abi_stability::abi_checking::check_layout_compatibility;
+use abi_stable::abi_stability::abi_checking::{
+    check_layout_compatibility_with_globals, CheckingGlobals,
+};
 use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError};
 use abi_stable::StableAbi;
 use gamesman_plugin_api::ffi::{CallErrorKind, FfiModuleInfo, GameModuleRef, ABI_VERSION};
@@ -257,9 +259,13 @@ fn init_root(header: &LibHeader) -> Result<GameModuleRef, LibraryError> {
     match header.init_root_module::<GameModuleRef>() {
         Err(LibraryError::AbiInstability(report)) => {
             let ours = <GameModuleRef as StableAbi>::LAYOUT;
-            let older = header
-                .layout()
-                .is_some_and(|theirs| check_layout_compatibility(theirs, ours).is_ok());
+            // Checked with globals of its own: with abi_stable's process-wide record
+            // of prefix types, every current module loaded after an older one was
+            // refused ("too many fields"), as the test of both in one server shows.
+            let older = header.layout().is_some_and(|theirs| {
+                check_layout_compatibility_with_globals(theirs, ours, &CheckingGlobals::new())
+                    .is_ok()
+            });
             if !older {
                 return Err(LibraryError::AbiInstability(report));
             }

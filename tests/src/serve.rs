@@ -118,6 +118,11 @@ impl Server {
         Response::parse(&data)
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("a running server").id()
+    }
+
     /// Whether the process is still running.
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.as_mut().map(|c| c.try_wait()), Some(Ok(None)))
@@ -127,6 +132,9 @@ impl Server {
     /// stderr.
     pub fn stop(&mut self) -> (Option<ExitStatus>, String) {
         let status = self.child.take().map(|mut child| {
+            if let Ok(Some(status)) = child.try_wait() {
+                return status;
+            }
             let _ = Command::new("kill")
                 .args(["-TERM", &child.id().to_string()])
                 .status();
