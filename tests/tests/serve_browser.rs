@@ -588,11 +588,16 @@ fn a_winby_game_shows_margins_and_fits_a_phone() {
             assert_eq!(fits, json!(true), "the page scrolls sideways at 390 px");
             let board = page.js("const r = document.getElementById('board').getBoundingClientRect(); return [r.width, r.height];").await;
             assert!(board[0].as_f64().unwrap() > 250.0, "board drawn at {board}");
-            // The README's screenshot: a wide window, a game under way.
+            // The README's screenshot: a wide window, a game under way, Player 1 (the
+            // human) to choose between a win by 6 and two wins by 3.
             page.client.set_window_size(1200, 860).await.unwrap();
-            page.goto("/?game=miceblocks&variant=base5&p=--X--%2F----%2F---%2F--%2F-")
+            page.goto("/?game=miceblocks&variant=base5&p=O-X--%2F----%2F---%2F--%2F-")
                 .await;
-            page.wait_for_position("--X--/----/---/--/-").await;
+            page.wait_for_position("O-X--/----/---/--/-").await;
+            let margins = page
+                .js("return Array.from(document.querySelectorAll('#moves .margin')).map(m => m.textContent);")
+                .await;
+            assert_eq!(margins, json!(["+6", "+3", "+3"]));
             page.wait_until(
                 "document.querySelectorAll('#history circle').length === 1",
                 "the history",
