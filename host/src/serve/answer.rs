@@ -409,3 +409,59 @@ pub fn instructions(g: &GameEntry, v: &VariantEntry) -> Json {
         "instructions": format!("{}\n\nVariant {}: {}.\n\n{how}", g.description, v.id, v.description),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamesman_plugin_api::autogui::Token;
+
+    fn board() -> Board {
+        let mut b = Board::grid(1, 3, "#fff", "#000");
+        b.tokens.push(Token::glyph('X', "X", "#00f"));
+        b
+    }
+
+    #[test]
+    fn autogui_positions_must_fit_the_board() {
+        let b = board();
+        assert!(check_autogui_position(&b, "1_X--").is_ok());
+        assert!(check_autogui_position(&b, "2_---").is_ok());
+        assert!(check_autogui_position(&b, "3_---")
+            .unwrap_err()
+            .contains("1_ or 2_"));
+        assert!(check_autogui_position(&b, "1_X-")
+            .unwrap_err()
+            .contains("2 cells"));
+        assert!(check_autogui_position(&b, "1_XO-")
+            .unwrap_err()
+            .contains("'O'"));
+    }
+
+    #[test]
+    fn autogui_moves_must_name_centers() {
+        let b = board();
+        for ok in ["A_X_2_x", "M_0_2_x", "L_1_2_x", "T_pass_0_x"] {
+            assert!(check_autogui_move(&b, ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "A_X_3_x", "M_0_9_x", "A_XY_1_x", "Q_1_2_x", "A_X_1", "T__1_x",
+        ] {
+            assert!(check_autogui_move(&b, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn modes_and_remoteness() {
+        assert_eq!(Mode::parse("falsehope"), Some(Mode::FalseHope));
+        assert_eq!(Mode::parse("winby").map(Mode::name), Some("winby"));
+        assert_eq!(Mode::parse("best"), None);
+        let r = |value, remoteness| Record {
+            value,
+            remoteness,
+            winby: None,
+        };
+        assert_eq!(remoteness(&r(Value::WIN, 7)), 7);
+        assert_eq!(remoteness(&r(Value::DRAW, 0)), REMOTENESS_INFINITE);
+        assert_eq!(remoteness(&Record::UNSOLVED), REMOTENESS_UNKNOWN);
+    }
+}
