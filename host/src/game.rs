@@ -5,6 +5,7 @@
 //! returns where a wrong answer would otherwise become silent garbage (positions past a
 //! tier's size). It must not contain solving, storage or presentation logic.
 
+use gamesman_plugin_api::autogui::Board as AutoGuiBoard;
 use gamesman_plugin_api::ffi::{CallErrorKind, CallResult, FfiProperties, GameBox, ScanRecord};
 use gamesman_plugin_api::{Game, Move, Player, Tier, TierPosition, UndoMove, Value};
 use std::collections::HashMap;
@@ -314,6 +315,54 @@ impl GameHandle {
             }
             Err(e) => Ok(Err(e.into_string())),
         }
+    }
+
+    /// The variant's AutoGUI board; `None` when the module gives no AutoGUI data (as
+    /// every module built before plugin-api 0.1.2). Refuses a board a front end could
+    /// not draw: coordinates or sizes that are not finite, a token character used
+    /// twice or the empty cell `-` given a style.
+    pub fn autogui_board(&self) -> ModuleResult<Option<AutoGuiBoard>> {
+        let raw = self.check("autogui_board", self.inner.game.autogui_board())?;
+        if raw.centers.is_empty() {
+            return Ok(None);
+        }
+        let board = AutoGuiBoard::from(&raw);
+        let bad = |message: String| Err(self.bad_output("autogui_board", message));
+        let numbers = [board.width, board.height]
+            .into_iter()
+            .chain(board.centers.iter().flat_map(|&(x, y)| [x, y]))
+            .chain(board.fixed.iter().flat_map(|f| [f.x, f.y, f.w, f.h]))
+            .chain(board.tokens.iter().map(|t| t.size));
+        if numbers.into_iter().any(|v| !v.is_finite()) || board.width <= 0.0 || board.height <= 0.0
+        {
+            return bad(
+                "the board has a size or coordinate that is not a positive finite number".into(),
+            );
+        }
+        let mut seen = std::collections::HashSet::new();
+        for t in &board.tokens {
+            if t.ch == '-' || t.ch == char::REPLACEMENT_CHARACTER || !seen.insert(t.ch) {
+                return bad(format!(
+                    "token character {:?} is reserved or styled twice",
+                    t.ch
+                ));
+            }
+        }
+        Ok(Some(board))
+    }
+
+    /// `p` as an AutoGUI position string (`1_X-O------`); `None` when the module
+    /// gives none.
+    pub fn autogui_position(&self, p: TierPosition) -> ModuleResult<Option<String>> {
+        let s = self.check("autogui_position", self.inner.game.autogui_position(p))?;
+        Ok((!s.is_empty()).then(|| s.into_string()))
+    }
+
+    /// Move `m` at `p` as an AutoGUI move string (`A_x_4_x`); `None` when the module
+    /// gives none.
+    pub fn autogui_move(&self, p: TierPosition, m: Move) -> ModuleResult<Option<String>> {
+        let s = self.check("autogui_move", self.inner.game.autogui_move(p, m))?;
+        Ok((!s.is_empty()).then(|| s.into_string()))
     }
 
     /// The solver's scan of `out.len()` positions of `tier` from index `first`.

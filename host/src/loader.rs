@@ -165,6 +165,47 @@ fn candidates(name: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Every game module in the directories a bare name is looked up in, loaded, by file
+/// name. Files that are not game modules are skipped quietly, modules that fail to
+/// load with a warning, and test fixtures (`libfixture_*.so`, built next to the real
+/// modules in a development tree) always.
+pub fn discover() -> Vec<Module> {
+    let mut dirs: Vec<PathBuf> = candidates("x")
+        .into_iter()
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .collect();
+    dirs.dedup();
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.flatten().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("lib") && n.ends_with(".so") && !n.starts_with("libfixture_")
+            })
+        })
+        .collect();
+    files.sort_by_key(|p| p.file_name().map(|n| n.to_owned()));
+    let mut modules: Vec<Module> = Vec::new();
+    for path in files {
+        match load_path(&path) {
+            Ok(m) if modules.iter().any(|o| o.name() == m.name()) => {
+                log::warn!(
+                    "{}: module '{}' is already loaded; skipped",
+                    path.display(),
+                    m.name()
+                )
+            }
+            Ok(m) => modules.push(m),
+            Err(LoadError::NotALibrary { .. } | LoadError::NotAModule { .. }) => {
+                log::debug!("{} is not a game module", path.display())
+            }
+            Err(e) => log::warn!("skipping {}: {e}", path.display()),
+        }
+    }
+    modules
+}
+
 /// Resolves `--plugin`: a path (contains `/` or ends in `.so`) or a bare module name.
 pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
     let as_path = Path::new(spec);

@@ -10,7 +10,8 @@ use gamesman_host::solver::parents::ParentMode;
 use gamesman_host::solver::verify::VerifyMode;
 use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::{
-    analyze, info, loader, messages, outcome, plot, progress, prompt, query, threads, GameHandle,
+    analyze, info, loader, messages, outcome, plot, progress, prompt, query, serve, threads,
+    GameHandle,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,9 +25,9 @@ use std::sync::Arc;
     about = "Strongly solve games from plugin modules, store per-tier databases, and play them perfectly"
 )]
 struct Cli {
-    /// The game module: a path to a .so file, or a bare name (mtttier) looked up next to this binary.
+    /// The game module: a path to a .so file, or a bare name (mtttier) looked up next to this binary. `serve` takes any number (none: every module found there).
     #[arg(long, short = 'p', global = true)]
-    plugin: Option<String>,
+    plugin: Vec<String>,
     /// The variant to open (default: the module's first).
     #[arg(long, global = true)]
     variant: Option<String>,
@@ -115,6 +116,10 @@ enum Command {
         /// Start with the computer playing by remoteness instead of WinBy.
         #[arg(long)]
         remoteness: bool,
+        /// The computer plays "false hope": among its winning moves, one that wins by
+        /// the smallest margin that still wins (WinBy games).
+        #[arg(long)]
+        false_hope: bool,
         /// At positions the database does not cover, the computer searches this many
         /// plies (alpha-beta; leaves scored by the database, else the module's score).
         #[arg(long)]
@@ -136,6 +141,25 @@ enum Command {
         // Board texts often start with '-' (an empty cell), which is not an option.
         #[arg(allow_hyphen_values = true)]
         position: Option<String>,
+    },
+    /// Serve solved games in a web browser: a JSON API in GamesmanUni's shapes under
+    /// /api/ and a board page at /, for every variant of every module given.
+    ///
+    /// Give --plugin once per module (none: every module next to this binary). Each
+    /// variant's database is read from --db (read-only); one not solved there is listed
+    /// as unsolved. Stops on Ctrl-C or SIGTERM.
+    Serve {
+        /// Where the solved databases are: file:DIRECTORY.
+        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
+        db: String,
+        /// Address to listen on (loopback only by default; 0.0.0.0:PORT is reachable
+        /// from other machines; port 0 picks a free port).
+        #[arg(long, default_value = serve::DEFAULT_ADDR)]
+        addr: String,
+        /// Memory for tiers kept whole after their first lookup, in MiB, shared by all
+        /// variants (0: look every record up in the files).
+        #[arg(long, default_value_t = 1024)]
+        cache_mb: u64,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
     Analyze {
@@ -335,10 +359,48 @@ fn solved_db(game: &GameHandle, resource: &str) -> anyhow::Result<Arc<dyn Databa
     Ok(db)
 }
 
+/// `host serve`: every module given, or every one found next to the binary.
+fn serve_command(cli: &Cli, db: &str, addr: &str, cache_mb: u64) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        cli.variant.is_none(),
+        "serve offers every variant of each module; drop --variant"
+    );
+    let modules = if cli.plugin.is_empty() {
+        let found = loader::discover();
+        log::info!(
+            "no --plugin given: serving the {} modules found next to the host binary",
+            found.len()
+        );
+        found
+    } else {
+        cli.plugin
+            .iter()
+            .map(|spec| loader::load(spec))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let budget = serve::cache::Budget::new(cache_mb.saturating_mul(1 << 20));
+    let catalog = serve::catalog::Catalog::open(&modules, db, budget)?;
+    let options = serve::ServeOptions {
+        addr: addr.to_string(),
+    };
+    serve::run(catalog, &options)?;
+    Ok(())
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let spec = cli.plugin.as_deref().context(
-        "no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier)",
-    )?;
+    if let Command::Serve { db, addr, cache_mb } = &cli.command {
+        return serve_command(&cli, db, addr, *cache_mb);
+    }
+    let spec = match cli.plugin.as_slice() {
+        [] => anyhow::bail!(
+            "no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier)"
+        ),
+        [one] => one.as_str(),
+        more => anyhow::bail!(
+            "--plugin is given {} times; only serve takes several modules",
+            more.len()
+        ),
+    };
     let module = loader::load(spec)?;
     let game = module.open(cli.variant.as_deref())?;
     match cli.command {
@@ -400,6 +462,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             second,
             seed,
             remoteness,
+            false_hope,
             depth,
         } => {
             let db = solved_db(&game, &db)?;
@@ -408,6 +471,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 sides: [first.into(), second.into()],
                 seed,
                 winby: !remoteness,
+                false_hope,
                 echo: !stdin.is_terminal(),
                 depth,
             };
@@ -463,6 +527,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 }
             }
         }
+        Command::Serve { .. } => unreachable!("served above"),
         Command::Analyze { db, json, plot } => {
             if let Some(path) = &plot {
                 plot::check_path(path)?;

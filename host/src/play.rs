@@ -43,6 +43,9 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
     /// Start in WinBy mode (ignored for games without WinBy).
     pub winby: bool,
+    /// The computer plays "false hope": a winning move with the smallest margin that
+    /// still wins (`Ranking::false_hope_choices`; games without WinBy play as usual).
+    pub false_hope: bool,
     /// Write each command read after its prompt, so a scripted game reads as a
     /// transcript (stdin is not a terminal).
     pub echo: bool,
@@ -135,6 +138,7 @@ struct Session<'a, W> {
     sides: [Side; 2],
     rng: StdRng,
     winby: bool,
+    false_hope: bool,
     depth: Option<u32>,
     input: &'a mut dyn CommandInput,
     out: W,
@@ -172,6 +176,7 @@ pub fn play_with<W: Write>(
             None => StdRng::from_entropy(),
         },
         winby: options.winby && game.supports_winby(),
+        false_hope: options.false_hope && game.supports_winby(),
         depth: options.depth,
         input,
         out,
@@ -207,7 +212,9 @@ impl<W: Write> Session<'_, W> {
     }
 
     fn mode_words(&self) -> &'static str {
-        if self.winby {
+        if self.false_hope {
+            "false hope (a win by the smallest margin that still wins)"
+        } else if self.winby {
             "by WinBy (the largest margin; w switches to remoteness)"
         } else if self.game.supports_winby() {
             "by remoteness (w switches to WinBy)"
@@ -379,7 +386,11 @@ impl<W: Write> Session<'_, W> {
                 format!(" (unsolved position: best move of a {depth}-ply search)"),
             ),
             None => {
-                let choices = ranking.perfect_choices();
+                let choices = if self.false_hope {
+                    ranking.false_hope_choices()
+                } else {
+                    ranking.perfect_choices()
+                };
                 let m = *choices
                     .choose(&mut self.rng)
                     .expect("a position that is not over has moves");

@@ -63,12 +63,9 @@ fn extension(path: &Path) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-/// Draws the histogram of the reachable positions (of all legal ones when nothing is
-/// reachable, as for a database without the initial tier) to `path`.
-pub fn plot(a: &Analysis, path: &Path) -> Result<(), PlotError> {
-    register_font()?;
-    let name = path.display().to_string();
-    let ext = extension(path);
+/// The counts a plot shows, and its title: the reachable positions, or all legal ones
+/// when nothing is reachable (a database without the initial tier).
+fn chosen(a: &Analysis) -> (&Counts, String) {
     let (counts, which) = if a.reachable.counts.by_remoteness.is_empty() {
         (&a.legal.counts, "legal positions")
     } else {
@@ -78,7 +75,38 @@ pub fn plot(a: &Analysis, path: &Path) -> Result<(), PlotError> {
         "{} ({}): {which} by value and remoteness",
         a.game, a.variant
     );
-    let size = (1000, 600);
+    (counts, title)
+}
+
+/// The plot's size in pixels.
+const SIZE: (u32, u32) = (1000, 600);
+
+/// The histogram as an SVG document (what `plot` writes to an `.svg` file), for front
+/// ends that show it without a file.
+pub fn svg(a: &Analysis) -> Result<String, PlotError> {
+    register_font()?;
+    let (counts, title) = chosen(a);
+    let mut out = String::new();
+    draw(
+        SVGBackend::with_string(&mut out, SIZE).into_drawing_area(),
+        counts,
+        &title,
+    )
+    .map_err(|message| PlotError::Draw {
+        path: "(an SVG in memory)".into(),
+        message,
+    })?;
+    Ok(out)
+}
+
+/// Draws the histogram of the reachable positions (of all legal ones when nothing is
+/// reachable, as for a database without the initial tier) to `path`.
+pub fn plot(a: &Analysis, path: &Path) -> Result<(), PlotError> {
+    register_font()?;
+    let name = path.display().to_string();
+    let ext = extension(path);
+    let (counts, title) = chosen(a);
+    let size = SIZE;
     let drawn = match ext.as_deref() {
         Some("svg") => draw(
             SVGBackend::new(path, size).into_drawing_area(),

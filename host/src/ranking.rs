@@ -210,4 +210,30 @@ impl Ranking {
         }
         self.best()
     }
+
+    /// "False hope" (a future goal of the WinBy seed: win, but by as little as
+    /// possible): among the winning moves, those whose margin for the mover is the
+    /// smallest, the quickest of them by remoteness. Where no winning move carries a
+    /// margin (a lost or drawn position, a game without WinBy, an unsolved position) it
+    /// is `perfect_choices`.
+    pub fn false_hope_choices(&self) -> Vec<&RankedMove> {
+        let wins: Vec<(&RankedMove, i64)> = self
+            .moves
+            .iter()
+            .filter(|m| m.move_value == Value::WIN)
+            .filter_map(|m| self.margin(m).map(|w| (m, w)))
+            .collect();
+        let Some(smallest) = wins.iter().map(|&(_, w)| w).min() else {
+            return self.perfect_choices();
+        };
+        let quickest = wins
+            .iter()
+            .filter(|&&(_, w)| w == smallest)
+            .map(|(m, _)| m.record.remoteness)
+            .min();
+        wins.into_iter()
+            .filter(|&(m, w)| w == smallest && Some(m.record.remoteness) == quickest)
+            .map(|(m, _)| m)
+            .collect()
+    }
 }

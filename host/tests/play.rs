@@ -235,6 +235,7 @@ fn play_script(
         sides,
         seed: Some(1),
         winby,
+        false_hope: false,
         echo: true,
         depth: None,
     };
@@ -322,6 +323,7 @@ fn unsolved_positions_are_played_by_depth_limited_search() {
         sides: [Side::Computer, Side::Computer],
         seed: Some(5),
         winby: false,
+        false_hope: false,
         echo: true,
         depth: Some(9),
     };
@@ -336,6 +338,78 @@ fn unsolved_positions_are_played_by_depth_limited_search() {
     assert_eq!(
         text.matches("best move of a 9-ply search").count(),
         9,
+        "{text}"
+    );
+}
+
+/// "False hope": player one can win by 3 or by 2 at once (n1, n5), or by 1 in three
+/// moves (n2). Remoteness play takes a quick win, WinBy play the win by 3, and false
+/// hope the slow win by 1.
+///   n0 (P1) -> n1 (P2, lose, WinBy +3) | n2 (P2) | n5 (P2, lose, WinBy +2)
+///   n2 -> n3 (P1) -> n4 (P2, lose, WinBy +1)
+#[test]
+fn false_hope_wins_by_the_smallest_margin() {
+    let node = |tier, turn, prim, winby, edges: &[usize]| Node {
+        tier,
+        turn,
+        prim,
+        winby,
+        edges: edges.to_vec(),
+    };
+    let u = Value::UNDECIDED;
+    register(
+        "play-false-hope",
+        Graph {
+            nodes: vec![
+                node(3, 1, u, 0, &[1, 2, 5]),
+                node(2, 2, Value::LOSE, 3, &[]),
+                node(2, 2, u, 0, &[3]),
+                node(1, 1, u, 0, &[4]),
+                node(0, 2, Value::LOSE, 1, &[]),
+                node(2, 2, Value::LOSE, 2, &[]),
+            ],
+            players: 2,
+            winby: true,
+            go_again: false,
+        },
+    );
+    let game = GameHandle::from_static::<GraphGame>("play-false-hope").unwrap();
+    let key = db::GameKey {
+        game: game.module_name().into(),
+        variant: game.variant().into(),
+        winby: true,
+    };
+    let db = db::open("memory:", &key).unwrap();
+    solver::solve(
+        &game,
+        db.as_ref(),
+        &SolveOptions::default(),
+        &solver::Silent,
+    )
+    .unwrap();
+    let start = game.initial_position().unwrap();
+    let ranking = gamesman_host::ranking::Ranking::of(&game, db.as_ref(), start, true).unwrap();
+    let names = |ms: Vec<&gamesman_host::ranking::RankedMove>| -> Vec<String> {
+        ms.iter().map(|m| m.text.clone()).collect()
+    };
+    assert_eq!(names(ranking.perfect_choices()), ["n1"]);
+    assert_eq!(names(ranking.false_hope_choices()), ["n2"]);
+    let options = PlayOptions {
+        sides: [Side::Computer, Side::Computer],
+        seed: Some(1),
+        winby: true,
+        false_hope: true,
+        echo: true,
+        depth: None,
+    };
+    let mut out = Vec::new();
+    let end = play(&game, db.as_ref(), &options, "".as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("The computer plays false hope"), "{text}");
+    assert!(text.contains("Player 1 (computer) plays n2"), "{text}");
+    assert_eq!(
+        end,
+        GameEnd::Finished("Player 1 (computer) wins by 1 after 3 moves.".into()),
         "{text}"
     );
 }

@@ -8,8 +8,8 @@
 //! module computes: it only checks and forwards.
 
 use crate::ffi::{
-    CallError, CallErrorKind, CallResult, FfiGame, FfiGame_TO, FfiModuleInfo, FfiProperties,
-    FfiVariant, GameBox, GameModule, GameModuleRef, ScanRecord, ABI_VERSION,
+    CallError, CallErrorKind, CallResult, FfiAutoGuiBoard, FfiGame, FfiGame_TO, FfiModuleInfo,
+    FfiProperties, FfiVariant, GameBox, GameModule, GameModuleRef, ScanRecord, ABI_VERSION,
 };
 use crate::game::{Game, List, Properties};
 use crate::object::GameObject;
@@ -692,6 +692,35 @@ impl<G: GameObject> FfiGame for Adapter<G> {
 
     fn has_undo_moves(&self) -> bool {
         self.has_undo
+    }
+
+    fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
+        guard("autogui_board", || {
+            Ok(
+                match module_call!("autogui_board", self.game.autogui_board()) {
+                    Some(b) => FfiAutoGuiBoard::from(&b),
+                    None => FfiAutoGuiBoard::default(),
+                },
+            )
+        })
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> CallResult<RString> {
+        guard("autogui_position", || {
+            Ok(
+                module_call!("autogui_position", self.game.autogui_position(p))
+                    .unwrap_or_default()
+                    .into(),
+            )
+        })
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> CallResult<RString> {
+        guard("autogui_move", || {
+            Ok(module_call!("autogui_move", self.game.autogui_move(p, m))
+                .unwrap_or_default()
+                .into())
+        })
     }
 }
 

@@ -142,6 +142,77 @@ impl ScanRecord {
     pub const SKIP: u8 = 255;
 }
 
+/// An AutoGUI drawing slot (plugin-api 0.1.2): its place in board units.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq)]
+pub struct FfiAutoGuiCenter {
+    /// Horizontal position, growing to the right.
+    pub x: f64,
+    /// Vertical position, growing downwards.
+    pub y: f64,
+}
+
+/// A fixed AutoGUI shape (plugin-api 0.1.2), as `autogui::Fixed`.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq)]
+pub struct FfiAutoGuiShape {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+    /// `autogui::Shape` code.
+    pub shape: u8,
+    /// Fill colour (CSS), empty for none.
+    pub fill: RString,
+    /// Outline colour (CSS), empty for none.
+    pub stroke: RString,
+    /// Text in the middle, empty for none.
+    pub label: RString,
+}
+
+/// How an AutoGUI token character is drawn (plugin-api 0.1.2), as `autogui::Token`.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq)]
+pub struct FfiAutoGuiToken {
+    /// The character (a Unicode scalar value).
+    pub ch: u32,
+    /// `autogui::Shape` code.
+    pub shape: u8,
+    /// Size in board units.
+    pub size: f64,
+    /// Fill colour (CSS), empty for none.
+    pub fill: RString,
+    /// Outline colour (CSS), empty for none.
+    pub stroke: RString,
+    /// Text drawn on top, empty for none.
+    pub glyph: RString,
+    /// The glyph's colour (CSS).
+    pub glyph_colour: RString,
+}
+
+/// An AutoGUI board description (plugin-api 0.1.2), as `autogui::Board`. A board
+/// without centers means the module gives no AutoGUI data.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq, Default)]
+pub struct FfiAutoGuiBoard {
+    /// Width of the drawing area.
+    pub width: f64,
+    /// Height of the drawing area.
+    pub height: f64,
+    /// Background colour (CSS), empty for none.
+    pub background: RString,
+    /// The drawing slots, numbered from 0.
+    pub centers: RVec<FfiAutoGuiCenter>,
+    /// Fixed shapes, drawn in order under the tokens.
+    pub fixed: RVec<FfiAutoGuiShape>,
+    /// How each token character is drawn.
+    pub tokens: RVec<FfiAutoGuiToken>,
+}
+
 /// Converts a module-side value code, rejecting anything a module may not return.
 pub fn primitive_value(v: Value) -> Option<Value> {
     (v.0 <= Value::TIE.0).then_some(v)
@@ -242,6 +313,29 @@ pub trait FfiGame: Send + Sync {
     /// give undo moves): `true`.
     fn has_undo_moves(&self) -> bool {
         true
+    }
+
+    // ---- appended in plugin-api 0.1.2: AutoGUI ------------------------------------
+
+    /// The variant's AutoGUI board (`Game::autogui_board`): centers, fixed shapes and
+    /// token styles. No centers means no AutoGUI data. Default (modules before 0.1.2):
+    /// an empty board, no AutoGUI data.
+    fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
+        RResult::ROk(FfiAutoGuiBoard::default())
+    }
+
+    /// The AutoGUI string of position `p` (`Game::autogui_position`), empty when the
+    /// module gives none. Default (modules before 0.1.2): empty, no AutoGUI data.
+    fn autogui_position(&self, p: TierPosition) -> CallResult<RString> {
+        let _ = p;
+        RResult::ROk(RString::new())
+    }
+
+    /// The AutoGUI string of move `m` at `p` (`Game::autogui_move`), empty when the
+    /// module gives none. Default (modules before 0.1.2): empty, no AutoGUI data.
+    fn autogui_move(&self, p: TierPosition, m: Move) -> CallResult<RString> {
+        let _ = (p, m);
+        RResult::ROk(RString::new())
     }
 }
 

@@ -313,4 +313,27 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn score(&self, _p: TierPosition) -> i64 {
         0
     }
+
+    // ---- AutoGUI (plugin-api 0.1.2) ----------------------------------------------
+
+    /// The board a graphical front end draws for this variant (see `autogui`): the
+    /// drawing slots ("centers"), fixed shapes, and how each token character looks.
+    /// Default: `None`, no AutoGUI data; front ends then show the position's text and
+    /// offer its moves as text buttons.
+    fn autogui_board(&self) -> Option<crate::autogui::Board> {
+        None
+    }
+
+    /// Position `p` as an AutoGUI string, `<turn>_<board>` with one character per
+    /// center of `autogui_board` (`-` empty); build it with `autogui::position`.
+    /// Default: `None` (no AutoGUI data).
+    fn autogui_position(&self, _p: TierPosition) -> Option<String> {
+        None
+    }
+
+    /// Move `m` at `p` as an AutoGUI string (`A_`, `M_`, `L_` or `T_`; build it with
+    /// `autogui::place`, `arrow`, `line` or `button`). Default: `None` (no AutoGUI data).
+    fn autogui_move(&self, _p: TierPosition, _m: Move) -> Option<String> {
+        None
+    }
 }

@@ -5,13 +5,15 @@
 //! Tier Gamesman additions, in Rust), builds a `cdylib`, and exports it with
 //! [`export_game!`]. The host loads it through the versioned, layout-checked ABI in
 //! [`ffi`]. [`rank`] hashes boards with given piece counts densely, so a tier's
-//! positions map onto `0..tier_size`. [`object`] states `Game`'s instance methods as a
+//! positions map onto `0..tier_size`. [`autogui`] describes boards and moves for
+//! graphical front ends. [`object`] states `Game`'s instance methods as a
 //! fallible trait, so that a host can put a game described at run time (a C module
 //! written against `c/gamesman_plugin.h`, or a GamesmanClassic module built with
 //! `c/classic/`) behind the very same adapter.
 //!
-//! This crate must stay small and stable: anything that changes `ffi` breaks every
-//! module in the wild, and must bump `ffi::ABI_VERSION` and the crate's minor version.
+//! This crate must stay small and stable: `ffi` grows only by appending `FfiGame`
+//! methods with defaults right for older modules; any other change breaks every module
+//! in the wild and must bump `ffi::ABI_VERSION`.
 //!
 //! # A whole module
 //!
@@ -43,6 +45,7 @@
     "```",
 )]
 
+pub mod autogui;
 pub mod export;
 pub mod ffi;
 pub mod game;

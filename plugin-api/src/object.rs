@@ -80,6 +80,23 @@ pub trait GameObject: Send + Sync + 'static {
     fn canonical_position(&self, p: TierPosition) -> ObjectResult<TierPosition>;
     /// `Game::score`.
     fn score(&self, p: TierPosition) -> ObjectResult<i64>;
+    /// `Game::autogui_board`. Default: none (a game described at run time may not
+    /// give one).
+    fn autogui_board(&self) -> ObjectResult<Option<crate::autogui::Board>> {
+        Ok(None)
+    }
+    /// `Game::autogui_position`. Default: none.
+    fn autogui_position(&self, _p: TierPosition) -> ObjectResult<Option<String>> {
+        Ok(None)
+    }
+    /// `Game::autogui_move`. Default: none.
+    fn autogui_move(
+        &self,
+        _p: TierPosition,
+        _m: crate::types::Move,
+    ) -> ObjectResult<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// `Game::text_to_move`'s default for any game object: matches `text` (trimmed,
@@ -242,5 +259,14 @@ impl<G: Game> GameObject for G {
     #[inline]
     fn score(&self, p: TierPosition) -> ObjectResult<i64> {
         Ok(Game::score(self, p))
+    }
+    fn autogui_board(&self) -> ObjectResult<Option<crate::autogui::Board>> {
+        Ok(Game::autogui_board(self))
+    }
+    fn autogui_position(&self, p: TierPosition) -> ObjectResult<Option<String>> {
+        Ok(Game::autogui_position(self, p))
+    }
+    fn autogui_move(&self, p: TierPosition, m: crate::types::Move) -> ObjectResult<Option<String>> {
+        Ok(Game::autogui_move(self, p, m))
     }
 }

@@ -7,5 +7,6 @@
 
 pub mod cbuild;
 pub mod run;
+pub mod serve;
 pub mod tictactoe;
 pub mod workspace;

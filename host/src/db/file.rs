@@ -27,8 +27,8 @@ pub use reader::TierReader;
 
 use super::sparse::{self, ReachableReader};
 use super::{
-    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier,
-    TierMeta, TierStatus,
+    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier, TierMeta,
+    TierStatus,
 };
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -55,7 +55,10 @@ enum Opened {
     ReachableOnly(Arc<ReachableReader>),
 }
 
-pub(crate) fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DbError + 'a {
+pub(crate) fn io<'a>(
+    op: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> DbError + 'a {
     move |source| DbError::Io {
         op,
         path: path.to_path_buf(),

@@ -7,8 +7,8 @@
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
-pub mod derive;
 pub mod compact;
+pub mod derive;
 pub mod frontier;
 pub mod memory;
 pub mod parents;

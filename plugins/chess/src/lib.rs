@@ -39,6 +39,7 @@ pub mod movegen;
 pub mod tiers;
 
 use board::*;
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Fixed, Shape, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
@@ -64,6 +65,12 @@ fn unpack_move(m: Move) -> ChessMove {
         to: (m.0 >> 6 & 63) as u8,
         promo: (m.0 >> 12 & 7) as u8,
     }
+}
+
+/// The AutoGUI center of a square: centers run a8, b8, ..., h8, a7, ..., h1 (rank 8 on
+/// top, as boards are drawn).
+fn center_of(sq: u8) -> usize {
+    (7 - rank(sq) as usize) * 8 + file(sq) as usize
 }
 
 /// Undo moves carry the parent itself: tier in the high bits, position number low.
@@ -349,6 +356,53 @@ impl Game for Chess {
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
         index::canonical(&index::decode(p))
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        let mut b = AutoGuiBoard::grid(8, 8, "", "");
+        for (i, f) in b.fixed.iter_mut().enumerate() {
+            let light = (i / 8 + i % 8) % 2 == 0;
+            f.fill = if light { "#f0d9b5" } else { "#b58863" }.into();
+        }
+        for i in 0..8 {
+            let (x, y) = (i as f64, i as f64);
+            let file = ((b'a' + i as u8) as char).to_string();
+            b.fixed
+                .push(Fixed::label(x + 0.72, 7.7, 0.26, 0.28, &file, "#5a3d22"));
+            let rank = (8 - i).to_string();
+            b.fixed
+                .push(Fixed::label(0.02, y + 0.02, 0.26, 0.28, &rank, "#5a3d22"));
+        }
+        // Solid glyphs for both colours, white ones filled white with a dark outline.
+        let glyphs = ['♚', '♛', '♜', '♝', '♞', '♟'];
+        for (kind, &g) in glyphs.iter().enumerate() {
+            let letter = kind_letter(kind as u8);
+            let mut white = Token::glyph(letter, &g.to_string(), "#fff");
+            white.stroke = "#222".into();
+            white.size = 0.9;
+            b.tokens.push(white);
+            let mut black = Token::glyph(letter.to_ascii_lowercase(), &g.to_string(), "#111");
+            black.size = 0.9;
+            b.tokens.push(black);
+        }
+        debug_assert!(b.tokens.iter().all(|t| t.shape == Shape::NONE));
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        let b = index::decode(p);
+        let mut cells = ['-'; 64];
+        for q in b.pieces() {
+            cells[center_of(q.sq)] = fen::letter(*q);
+        }
+        let cells: String = cells.iter().collect();
+        Some(autogui::position(self.turn(p), &cells))
+    }
+
+    fn autogui_move(&self, _p: TierPosition, m: Move) -> Option<String> {
+        // A promotion is one arrow for each piece; front ends ask which.
+        let m = unpack_move(m);
+        Some(autogui::arrow(center_of(m.from), center_of(m.to)))
     }
 
     fn score(&self, p: TierPosition) -> i64 {

@@ -31,6 +31,7 @@
 pub mod pyramid;
 pub mod rank;
 
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Fixed, Shape, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
@@ -434,6 +435,57 @@ impl Game for MiceBlocks {
             parents.push(self.position(x & keep, o & keep));
         }
         true
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        // One center per cell in the pyramid's own numbering (bottom row first), each
+        // row shifted half a block to the right of the row below; an empty slot shows
+        // the cell number a player types.
+        let base = self.pyramid.base;
+        let mut b = AutoGuiBoard {
+            width: base as f64,
+            height: base as f64,
+            ..AutoGuiBoard::default()
+        };
+        for (k, &(r, c)) in self.pyramid.coords.iter().enumerate() {
+            let (x, y) = (c as f64 + r as f64 / 2.0, (base - 1 - r) as f64);
+            b.centers.push((x + 0.5, y + 0.5));
+            let mut slot = Fixed::rect(x + 0.04, y + 0.04, 0.92, 0.92, "#eaf2fa", "#8fa8c0");
+            slot.label = (k + 1).to_string();
+            b.fixed.push(slot);
+        }
+        b.tokens.push(
+            Token::shape('X', Shape::ROUNDED, 0.92, "#1f5fbf", "#0b2f66").with_glyph("X", "#fff"),
+        );
+        b.tokens.push(
+            Token::shape('O', Shape::ROUNDED, 0.92, "#c0392b", "#641d15").with_glyph("O", "#fff"),
+        );
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        let (x, o) = self.board(p);
+        let cells: String = (0..self.pyramid.cells)
+            .map(|k| {
+                if x >> k & 1 == 1 {
+                    'X'
+                } else if o >> k & 1 == 1 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        Some(autogui::position(self.turn(p), &cells))
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
+        let token = if Self::x_to_move(p.tier.0 as usize) {
+            'X'
+        } else {
+            'O'
+        };
+        Some(autogui::place(token, m.0 as usize))
     }
 
     fn win_by(&self, p: TierPosition) -> i64 {

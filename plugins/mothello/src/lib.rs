@@ -37,6 +37,7 @@ pub mod moves;
 pub mod rank;
 
 use board::{other, Board, Geometry, BLACK, WHITE};
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Shape, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
@@ -354,6 +355,45 @@ impl Game for Mothello {
             });
         }
         true
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        // The cells row by row from the top, then one center below the board for the
+        // pass button.
+        let (rows, cols) = (self.geo.rows, self.geo.cols);
+        let mut b = AutoGuiBoard::grid(rows, cols, "#2e8b57", "#0d3d22");
+        b.height = rows as f64 + 1.0;
+        b.centers.push((cols as f64 / 2.0, rows as f64 + 0.5));
+        b.tokens
+            .push(Token::shape('B', Shape::CIRCLE, 0.8, "#111", "#000"));
+        b.tokens
+            .push(Token::shape('W', Shape::CIRCLE, 0.8, "#f4f4f4", "#000"));
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        let (b, _) = self.board(p);
+        let mut cells: String = (0..self.geo.cells())
+            .map(|i| match b.get(i) {
+                BLACK => 'B',
+                WHITE => 'W',
+                _ => '-',
+            })
+            .collect();
+        cells.push('-');
+        Some(autogui::position(self.turn(p), &cells))
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
+        if m.0 == PASS {
+            return Some(autogui::button("pass", self.geo.cells()));
+        }
+        let token = if self.turn(p) == Player::ONE {
+            'B'
+        } else {
+            'W'
+        };
+        Some(autogui::place(token, m.0 as usize))
     }
 
     fn win_by(&self, p: TierPosition) -> i64 {

@@ -9,6 +9,7 @@
 //! This is the example module for module writers: it implements every function of the
 //! API, including undo moves. It must stay simple enough to read in one sitting.
 
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Token};
 use gamesman_plugin_api::rank::Ranker;
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
@@ -357,6 +358,22 @@ impl Game for MttTier {
     fn tier_name(&self, tier: Tier) -> String {
         let n = placed(tier);
         format!("{}X{}O", n.div_ceil(2), n / 2)
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        let mut b = AutoGuiBoard::grid(3, 3, "#f7f3e8", "#444");
+        b.tokens.push(Token::glyph('X', "X", "#1f5fbf"));
+        b.tokens.push(Token::glyph('O', "O", "#c0392b"));
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        Some(autogui::position(self.turn(p), &self.position_to_text(p)))
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
+        let token = if Self::to_move(p.tier) == X { 'X' } else { 'O' };
+        Some(autogui::place(token, m.0 as usize))
     }
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {

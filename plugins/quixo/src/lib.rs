@@ -31,6 +31,7 @@ pub mod symmetry;
 pub mod tiers;
 
 use board::{Board, Geometry, Side};
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
@@ -326,6 +327,27 @@ impl Game for Quixo {
             }
         }
         Ok(self.encode(b, side))
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        // Every cell is a cube (blank, X or O); a move is an arrow from the cube taken
+        // to the end of the line where it is pushed back in.
+        let n = self.geo.side;
+        let mut b = AutoGuiBoard::grid(n, n, "#ecdcb8", "#7a6440");
+        b.background = "#7a6440".into();
+        b.tokens.push(Token::glyph('X', "X", "#1f5fbf"));
+        b.tokens.push(Token::glyph('O', "O", "#c0392b"));
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        let (b, _) = self.decode(p);
+        let cells: String = (0..self.geo.cells).map(|i| Self::cell_char(b, i)).collect();
+        Some(autogui::position(self.turn(p), &cells))
+    }
+
+    fn autogui_move(&self, _p: TierPosition, m: Move) -> Option<String> {
+        Some(autogui::arrow((m.0 >> 8) as usize, (m.0 & 0xff) as usize))
     }
 
     fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {

@@ -12,6 +12,7 @@
 
 pub mod level;
 
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Fixed, Shape, Token};
 use gamesman_plugin_api::rank::{Ranker, MAX_CELLS};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
@@ -59,6 +60,11 @@ pub const LEVELS: &[(&str, &str, &str)] = &[
 ];
 
 const TIER: Tier = Tier(0);
+
+/// Colours of boxes and targets in the AutoGUI board, by colour number (cycling).
+const PALETTE: [&str; 8] = [
+    "#e67e22", "#2980b9", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#7f8c8d",
+];
 
 /// A Whirly level as a game.
 pub struct Whirly {
@@ -515,6 +521,77 @@ impl Game for Whirly {
             }
         }
         true
+    }
+
+    fn autogui_board(&self) -> Option<AutoGuiBoard> {
+        // A center per floor cell (in the level's own numbering); walls, floor and
+        // targets are fixed shapes; a move is an arrow from a pusher to the next cell.
+        let l = &self.level;
+        let mut b = AutoGuiBoard {
+            width: l.width as f64,
+            height: l.height as f64,
+            background: "#3b3b3b".into(),
+            ..AutoGuiBoard::default()
+        };
+        for &(r, c) in &l.cells {
+            b.centers.push((c as f64 + 0.5, r as f64 + 0.5));
+        }
+        for r in 0..l.height {
+            for c in 0..l.width {
+                let (x, y) = (c as f64, r as f64);
+                let Some(h) = l.hid[r * l.width + c] else {
+                    b.fixed
+                        .push(Fixed::rect(x, y, 1.0, 1.0, "#3b3b3b", "#2a2a2a"));
+                    continue;
+                };
+                b.fixed
+                    .push(Fixed::rect(x, y, 1.0, 1.0, "#efe8d4", "#d6ccb0"));
+                if let Some(t) = l.target[h].checked_sub(1) {
+                    let colour = PALETTE[t as usize % PALETTE.len()];
+                    let mut ring = Fixed::rect(x + 0.08, y + 0.08, 0.84, 0.84, "", colour);
+                    ring.shape = Shape::CIRCLE;
+                    b.fixed.push(ring);
+                    b.fixed.push(Fixed::label(
+                        x,
+                        y,
+                        1.0,
+                        1.0,
+                        &l.colours[t as usize].to_string(),
+                        colour,
+                    ));
+                }
+            }
+        }
+        for (i, &k) in l.colours.iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            let letter = k.to_ascii_uppercase();
+            b.tokens.push(
+                Token::shape(letter, Shape::ROUNDED, 0.78, colour, "#222")
+                    .with_glyph(&letter.to_string(), "#fff"),
+            );
+        }
+        b.tokens
+            .push(Token::shape('@', Shape::CIRCLE, 0.7, "#222", "#000").with_glyph("@", "#fff"));
+        Some(b)
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        let u = self.units(p);
+        let l = &self.level;
+        let cells: String = (0..l.cells.len())
+            .map(|h| match u[h] {
+                0 => '-',
+                x if x == l.pusher_code() => '@',
+                x => l.colours[x as usize - 1].to_ascii_uppercase(),
+            })
+            .collect();
+        Some(autogui::position(Player::ONE, &cells))
+    }
+
+    fn autogui_move(&self, _p: TierPosition, m: Move) -> Option<String> {
+        let (h, d) = (m.0 as usize / 4, m.0 as usize % 4);
+        let to = self.level.next[h][d]?;
+        Some(autogui::arrow(h, to))
     }
 
     fn tier_name(&self, _tier: Tier) -> String {

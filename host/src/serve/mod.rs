@@ -1,0 +1,162 @@
+//! `host serve`: solved games in a web browser. One long-running process serves every
+//! variant of the given modules from their databases (read-only) as a JSON API in
+//! GamesmanUni's shapes under `/api/`, and our own board page at `/`.
+//!
+//! The HTTP stack is axum on tokio (HTTP/1), with tower-http for CORS. The server is
+//! one more front end beside play, query and analyze: it calls the same library
+//! functions (`query`, `ranking`, `analyze`, `plot`) and never the solver's internals.
+//! Files: `catalog` (what is served), `cache` (tiers in memory), `answer` (the JSON),
+//! `api` and `page` (routes), `error`, `shutdown`, and the page in `static/`.
+
+pub mod answer;
+pub mod api;
+pub mod cache;
+pub mod catalog;
+pub mod error;
+pub mod page;
+pub mod shutdown;
+
+use axum::http::{Method, Uri};
+use axum::Router;
+use catalog::Catalog;
+use error::ApiError;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::cors::{Any, CorsLayer};
+
+/// The default address: loopback only.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// How long requests under way may take to finish after the signal to stop.
+const GRACE: Duration = Duration::from_secs(10);
+
+/// How to serve.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen (`127.0.0.1:8080`; port 0 picks a free port).
+    pub addr: String,
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The catalog could not be built.
+    #[error(transparent)]
+    Catalog(#[from] catalog::CatalogError),
+    /// The address is not one.
+    #[error("'{0}' is not an address to listen on: give HOST:PORT, e.g. 127.0.0.1:8080 (or 0.0.0.0:8080 to be reachable from other machines)")]
+    Address(String),
+    /// Listening failed.
+    #[error("cannot listen on {addr}: {source} (choose another --addr)")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The async runtime or the server failed.
+    #[error("the server failed: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// The whole application: API, page, JSON errors for everything else, CORS for GET.
+pub fn app(catalog: Arc<Catalog>) -> Router {
+    let cors = CorsLayer::new().allow_origin(Any).allow_methods([
+        Method::GET,
+        Method::HEAD,
+        Method::OPTIONS,
+    ]);
+    api::routes()
+        .merge(page::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(cors)
+        .with_state(catalog)
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    let path: String = uri.path().chars().take(80).collect();
+    ApiError::NotFound(format!(
+        "nothing at {path}: the page is at /, the API under /api/ (GET /api/ lists the games)"
+    ))
+}
+
+async fn not_allowed(method: Method) -> ApiError {
+    ApiError::MethodNotAllowed(format!(
+        "{method} is not served: everything here is read with GET"
+    ))
+}
+
+/// Serves `catalog` until Ctrl-C or SIGTERM. Prints the address it listens on (with
+/// the port chosen, for port 0) on stdout once it accepts connections.
+pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
+    let addr: SocketAddr = options
+        .addr
+        .parse()
+        .map_err(|_| ServeError::Address(options.addr.clone()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(64)
+        .thread_name("serve")
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let catalog = Arc::new(catalog);
+    let result = runtime.block_on(serve(catalog, addr));
+    // Work still running on blocking threads (a long analysis) is not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    result
+}
+
+async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Listen { addr, source })?;
+    let local = listener.local_addr().map_err(ServeError::Runtime)?;
+    if !local.ip().is_loopback() {
+        log::warn!(
+            "listening on {local}: every machine that can reach this one can use the server"
+        );
+    }
+    log::info!(
+        "serving {} games ({} variants) from {}",
+        catalog.games.len(),
+        catalog.variant_count(),
+        catalog.resource
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, app(catalog)).with_graceful_shutdown(async {
+        let _ = stopped.await;
+    });
+    let mut server = tokio::spawn(async move { server.await });
+    println!("listening on http://{local}/ (Ctrl-C stops)");
+    let _ = std::io::stdout().flush();
+    tokio::select! {
+        () = shutdown::signal() => {}
+        // The server only ends by itself when it fails.
+        ended = &mut server => return finished(ended),
+    }
+    let _ = stop.send(());
+    match tokio::time::timeout(GRACE, server).await {
+        Ok(ended) => finished(ended),
+        Err(_) => {
+            log::warn!(
+                "requests still under way after {} s: stopping anyway",
+                GRACE.as_secs()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn finished(ended: Result<std::io::Result<()>, tokio::task::JoinError>) -> Result<(), ServeError> {
+    match ended {
+        Ok(Ok(())) => {
+            log::info!("stopped");
+            Ok(())
+        }
+        Ok(Err(e)) => Err(ServeError::Runtime(e)),
+        Err(e) => Err(ServeError::Runtime(std::io::Error::other(e))),
+    }
+}

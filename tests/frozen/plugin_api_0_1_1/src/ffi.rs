@@ -1,0 +1,268 @@
+//! The stable ABI itself: the root module a plugin exports and the game object it hands
+//! out. This is the contract with module writers outside the team: it is versioned
+//! (`ABI_VERSION` and the crate version, both checked at load time) and kept small.
+//!
+//! Module writers never touch this file's types: they implement `Game` and call
+//! `export_game!`. Hot paths cross the boundary in batches (`scan_batch`,
+//! `parents_batch`, `children_batch`) because one call per position costs 3-4x in a
+//! cheap game (see the plugin ABI cost notes); single-position calls serve play,
+//! queries and the validator.
+
+// abi_stable 0.11's `sabi_trait` expansion trips this newer lint; the code is fine.
+#![allow(non_local_definitions)]
+
+use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
+use abi_stable::{
+    declare_root_module_statics,
+    library::RootModule,
+    sabi_trait,
+    sabi_types::VersionStrings,
+    std_types::{RBox, RResult, RSlice, RSliceMut, RStr, RString, RVec},
+    StableAbi,
+};
+
+/// The ABI generation. Bumped only on a breaking change to the types in this file,
+/// which we do not make: the ABI grows append-only (new `FfiGame` methods after the
+/// prefix, each with a default). A host refuses plugins of another generation.
+pub const ABI_VERSION: u32 = 1;
+
+/// The version every plugin and host of ABI generation 1 announce to abi_stable's
+/// load-time check. Fixed, because abi_stable refuses a 0.x plugin whose patch version
+/// is older than the host's; the real crate version travels in `FfiModuleInfo`.
+pub const ABI_LINE: &str = "0.1.0";
+
+/// The plugin-api crate version (shown by `host info`; a module reports its own).
+pub const API_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why a call into a module failed.
+#[repr(transparent)]
+#[derive(StableAbi, Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CallErrorKind(pub u8);
+
+impl CallErrorKind {
+    /// The module panicked; the panic was caught at the boundary.
+    pub const PANIC: CallErrorKind = CallErrorKind(1);
+    /// The module returned something impossible: a position out of its tier's range, a
+    /// child in a tier `tier_children` does not declare, an invalid value code.
+    pub const BAD_OUTPUT: CallErrorKind = CallErrorKind(2);
+    /// The module wrote more items than it declared in `Properties`.
+    pub const OVERFLOW: CallErrorKind = CallErrorKind(3);
+    /// The host passed something impossible (an index past a tier's size).
+    pub const BAD_INPUT: CallErrorKind = CallErrorKind(4);
+    /// The variant name is not one the module offers.
+    pub const BAD_VARIANT: CallErrorKind = CallErrorKind(5);
+    /// The module does not implement the function (plugin-api 0.1.1: undo moves of a
+    /// forward-only module).
+    pub const UNSUPPORTED: CallErrorKind = CallErrorKind(6);
+}
+
+/// An error from a call into a module: its kind and a message for the user.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug)]
+pub struct CallError {
+    /// What went wrong.
+    pub kind: CallErrorKind,
+    /// What the module (or the adapter around it) says about it.
+    pub message: RString,
+}
+
+/// The result of every call into a module.
+pub type CallResult<T> = RResult<T, CallError>;
+
+/// A variant, as it crosses the boundary.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug)]
+pub struct FfiVariant {
+    /// Name typed after `--variant`.
+    pub name: RString,
+    /// One line about it.
+    pub description: RString,
+}
+
+/// Module metadata, the same for every variant.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug)]
+pub struct FfiModuleInfo {
+    /// Short name of the game (`mtttier`).
+    pub name: RString,
+    /// Authors.
+    pub authors: RString,
+    /// One paragraph about the game.
+    pub description: RString,
+    /// The variants offered; the first is the default.
+    pub variants: RVec<FfiVariant>,
+    /// The plugin-api crate version the module was built against.
+    pub api_version: RString,
+}
+
+/// `Properties` as it crosses the boundary.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct FfiProperties {
+    /// 2, or 1 for a puzzle.
+    pub players: u8,
+    /// Real tiers (else one tier 0).
+    pub is_tier_game: bool,
+    /// `win_by` is meaningful.
+    pub supports_winby: bool,
+    /// A two-player move may keep the same player to move.
+    pub go_again: bool,
+    /// `canonical_position` reduces symmetric positions.
+    pub has_symmetry: bool,
+    /// `score` is meaningful.
+    pub has_score: bool,
+    /// Capacity needed for `generate_moves`.
+    pub max_moves: u32,
+    /// Capacity needed for `generate_undo_moves_to_tier`.
+    pub max_undo_moves: u32,
+    /// Capacity needed for `tier_children`.
+    pub max_tier_children: u32,
+}
+
+/// What the solver's first pass learns about one position of the tier being solved.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScanRecord {
+    /// `ScanRecord::SKIP` for illegal and non-canonical positions, otherwise the
+    /// primitive value (`Value::UNDECIDED` when the game goes on).
+    pub value: u8,
+    /// Whose turn it is (`Player` code) for positions that are not skipped.
+    pub turn: u8,
+    /// Number of distinct (canonical) children; 0 for primitives and skipped positions.
+    pub children: u32,
+    /// The module's WinBy for primitives and positions without moves, when supported.
+    pub winby: i64,
+}
+
+impl ScanRecord {
+    /// `value` of a position the solver must not solve (illegal or not canonical).
+    pub const SKIP: u8 = 255;
+}
+
+/// Converts a module-side value code, rejecting anything a module may not return.
+pub fn primitive_value(v: Value) -> Option<Value> {
+    (v.0 <= Value::TIE.0).then_some(v)
+}
+
+/// The game object a plugin hands out for one variant. All methods are thread-safe.
+///
+/// Buffers (`RSliceMut`) belong to the host and are reused between calls; methods
+/// return how many items they wrote. Each method catches panics inside the module and
+/// returns them as `CallError`s.
+
+#[sabi_trait]
+pub trait FfiGame: Send + Sync {
+    /// The variant's declared properties.
+    fn properties(&self) -> FfiProperties;
+    /// The starting position.
+    fn initial_position(&self) -> CallResult<TierPosition>;
+    /// `primitive(p)`.
+    fn primitive(&self, p: TierPosition) -> CallResult<Value>;
+    /// `generate_moves(p)` into `out`; returns the count.
+    fn generate_moves(&self, p: TierPosition, out: RSliceMut<'_, Move>) -> CallResult<u32>;
+    /// `do_move(p, m)`.
+    fn do_move(&self, p: TierPosition, m: Move) -> CallResult<TierPosition>;
+    /// `turn(p)`.
+    fn turn(&self, p: TierPosition) -> CallResult<Player>;
+    /// `is_legal(p)`.
+    fn is_legal(&self, p: TierPosition) -> CallResult<bool>;
+    /// `win_by(p)`.
+    fn win_by(&self, p: TierPosition) -> CallResult<i64>;
+    /// `canonical_position(p)`.
+    fn canonical_position(&self, p: TierPosition) -> CallResult<TierPosition>;
+    /// `score(p)`.
+    fn score(&self, p: TierPosition) -> CallResult<i64>;
+    /// `tier_children(tier)` into `out`; returns the count.
+    fn tier_children(&self, tier: Tier, out: RSliceMut<'_, Tier>) -> CallResult<u32>;
+    /// `tier_size(tier)`.
+    fn tier_size(&self, tier: Tier) -> CallResult<u64>;
+    /// `tier_name(tier)`.
+    fn tier_name(&self, tier: Tier) -> CallResult<RString>;
+    /// `generate_undo_moves_to_tier(p, tier)` into `out`; returns the count.
+    fn undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        out: RSliceMut<'_, UndoMove>,
+    ) -> CallResult<u32>;
+    /// `undo_move(p, u)`.
+    fn undo_move(&self, p: TierPosition, u: UndoMove) -> CallResult<TierPosition>;
+    /// `board_to_text(p)`.
+    fn board_to_text(&self, p: TierPosition) -> CallResult<RString>;
+    /// `move_to_text(p, m)`.
+    fn move_to_text(&self, p: TierPosition, m: Move) -> CallResult<RString>;
+    /// `text_to_move(p, text)`: the inner error is the module's message for bad input.
+    fn text_to_move(&self, p: TierPosition, text: RStr<'_>) -> CallResult<RResult<Move, RString>>;
+    /// `position_to_text(p)`.
+    fn position_to_text(&self, p: TierPosition) -> CallResult<RString>;
+    /// `text_to_position(text)`: the inner error is the module's message for bad input.
+    fn text_to_position(&self, text: RStr<'_>) -> CallResult<RResult<TierPosition, RString>>;
+
+    /// The solver's first pass over `out.len()` positions of `tier` starting at index
+    /// `first`: legality, canonicity, primitive value, WinBy of primitives, and the
+    /// number of distinct canonical children. Children are checked to lie in `tier` or
+    /// a declared child tier, below that tier's size.
+    fn scan_batch(&self, tier: Tier, first: u64, out: RSliceMut<'_, ScanRecord>) -> CallResult<()>;
+
+    /// For each position `children[i]` of `child_tier`, the distinct canonical parents
+    /// in `parent_tier` (undo moves), written one after another into `parents`, with
+    /// their count in `counts[i]`. `parents` holds `max_undo_moves` per child.
+    fn parents_batch(
+        &self,
+        child_tier: Tier,
+        children: RSlice<'_, u64>,
+        parent_tier: Tier,
+        parents: RSliceMut<'_, u64>,
+        counts: RSliceMut<'_, u32>,
+    ) -> CallResult<()>;
+
+    /// For each position `positions[i]` of `tier`, its distinct canonical children,
+    /// written one after another into `children`, with their count in `counts[i]`
+    /// (0 for primitives). `children` holds `max_moves` per position.
+    #[sabi(last_prefix_field)]
+    fn children_batch(
+        &self,
+        tier: Tier,
+        positions: RSlice<'_, u64>,
+        children: RSliceMut<'_, TierPosition>,
+        counts: RSliceMut<'_, u32>,
+    ) -> CallResult<()>;
+
+    // ---- appended in plugin-api 0.1.1 ----------------------------------------------
+    // Everything below the prefix is optional in the vtable: a module built against an
+    // earlier plugin-api lacks it, and the host then runs the default body written here.
+    // Append only, always with a default that is right for the older modules.
+
+    /// Whether the module gives undo moves (`generate_undo_moves_to_tier`,
+    /// `undo_move`). `false` for a forward-only module, whose parents the host builds
+    /// by expanding positions forward. Default (modules before 0.1.1, which had to
+    /// give undo moves): `true`.
+    fn has_undo_moves(&self) -> bool {
+        true
+    }
+}
+
+/// The game object as the host holds it.
+pub type GameBox = FfiGame_TO<'static, RBox<()>>;
+
+/// The root module every plugin exports (through `export_game!`).
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = GameModuleRef)))]
+#[sabi(missing_field(panic))]
+pub struct GameModule {
+    /// `ABI_VERSION` of the plugin-api the module was built with.
+    pub abi_version: u32,
+    /// The module's metadata.
+    pub info: extern "C" fn() -> CallResult<FfiModuleInfo>,
+    /// A game object for the named variant (an empty name selects the default).
+    #[sabi(last_prefix_field)]
+    pub new_game: extern "C" fn(variant: RStr<'_>) -> CallResult<GameBox>,
+}
+
+impl RootModule for GameModuleRef {
+    declare_root_module_statics! {GameModuleRef}
+    const BASE_NAME: &'static str = "gamesman_module";
+    const NAME: &'static str = "gamesman_module";
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(ABI_LINE);
+}

@@ -1,0 +1,330 @@
+//! The safe Rust trait a module writer implements: the original C module API, in Rust.
+//!
+//! Nothing here crosses the plugin boundary directly; `export_game!` wraps an
+//! implementation in the stable ABI of `ffi`. Every method documents its meaning and,
+//! where it has one, its default (the seed's default for a game that leaves it out).
+
+use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
+
+/// A variant a module offers (the original `getOption`/`setOption`, by name).
+#[derive(Clone, Debug)]
+pub struct VariantInfo {
+    /// The name typed after `--variant` (no spaces).
+    pub name: String,
+    /// One line saying what the variant is.
+    pub description: String,
+}
+
+impl VariantInfo {
+    /// A variant from its name and description.
+    pub fn new(name: &str, description: &str) -> Self {
+        VariantInfo {
+            name: name.to_string(),
+            description: description.to_string(),
+        }
+    }
+}
+
+/// What a game instance (one variant) declares about itself.
+#[derive(Clone, Debug)]
+pub struct Properties {
+    /// 2 for two-player games, 1 for puzzles (every move keeps the same player).
+    pub players: u8,
+    /// Whether the game defines real tiers (otherwise it is one tier 0, its own child).
+    pub is_tier_game: bool,
+    /// Whether `win_by` is meaningful (the seed's `gPutWinBy` is set).
+    pub supports_winby: bool,
+    /// Whether a move of a two-player game may leave the same player to move.
+    pub go_again: bool,
+    /// Whether `canonical_position` reduces symmetric positions.
+    pub has_symmetry: bool,
+    /// Whether `score` gives a heuristic for depth-limited search.
+    pub has_score: bool,
+    /// The most moves `generate_moves` ever writes for one position.
+    pub max_moves: u32,
+    /// The most undo moves `generate_undo_moves_to_tier` ever writes for one position.
+    pub max_undo_moves: u32,
+    /// The most tiers `tier_children` ever writes for one tier.
+    pub max_tier_children: u32,
+}
+
+impl Default for Properties {
+    fn default() -> Self {
+        Properties {
+            players: 2,
+            is_tier_game: false,
+            supports_winby: false,
+            go_again: false,
+            has_symmetry: false,
+            has_score: false,
+            max_moves: 64,
+            max_undo_moves: 64,
+            max_tier_children: 16,
+        }
+    }
+}
+
+/// A list written into a buffer the caller owns and reuses: `push` never allocates.
+///
+/// Pushing past the capacity the module declared in `Properties` is recorded, and the
+/// call is reported to the host as an error instead of writing out of bounds.
+pub struct List<'a, T> {
+    buf: &'a mut [T],
+    len: usize,
+    overflowed: bool,
+    unsupported: bool,
+}
+
+impl<'a, T: Copy> List<'a, T> {
+    /// A list over `buf`, initially empty.
+    pub fn new(buf: &'a mut [T]) -> Self {
+        List {
+            buf,
+            len: 0,
+            overflowed: false,
+            unsupported: false,
+        }
+    }
+
+    /// Appends `item`; past the capacity the item is dropped and the overflow recorded.
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = item;
+            self.len += 1;
+        } else {
+            self.overflowed = true;
+        }
+    }
+
+    /// The items pushed so far.
+    pub fn as_slice(&self) -> &[T] {
+        &self.buf[..self.len]
+    }
+
+    /// How many items were pushed (and kept).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether a push went past the capacity.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Removes every item, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.overflowed = false;
+        self.unsupported = false;
+    }
+
+    /// Says that the function filling this list is not implemented by the module (the
+    /// default `generate_undo_moves_to_tier` does this). The host then builds what it
+    /// needs another way (parents from forward moves). Modules rarely call it.
+    pub fn mark_unsupported(&mut self) {
+        self.unsupported = true;
+    }
+
+    /// Whether the function filling this list said it is not implemented.
+    pub fn is_unsupported(&self) -> bool {
+        self.unsupported
+    }
+}
+
+/// A game module. Positions are `(tier, index)` pairs; the module only ever sees its own
+/// tier hashes. Implement this, then call `export_game!(YourGame)` in the crate root.
+///
+/// Methods take `&self` and are called from many threads at once.
+pub trait Game: Send + Sync + Sized + 'static {
+    /// The module's short name (`mtttier`), used for database directories.
+    const NAME: &'static str;
+    /// Who wrote the module.
+    const AUTHORS: &'static str;
+    /// One paragraph about the game.
+    const DESCRIPTION: &'static str;
+
+    /// The variants offered; the first is the default.
+    fn variants() -> Vec<VariantInfo>;
+
+    /// The game for one variant, or a message saying why the variant is not valid.
+    fn new(variant: &str) -> Result<Self, String>;
+
+    /// What this variant declares about itself (players, WinBy, list capacities, ...).
+    fn properties(&self) -> Properties;
+
+    // ---- regular API -------------------------------------------------------------
+
+    /// The starting position (the seed's `gInitialTier` + `gGetInitialTierPosition`).
+    fn initial_position(&self) -> TierPosition;
+
+    /// Whether the game is over at `p`: `WIN`, `LOSE` or `TIE` from the view of the
+    /// player to move, or `UNDECIDED` if play goes on. A position that is not primitive
+    /// but has no moves counts as a loss for the player to move.
+    fn primitive(&self, p: TierPosition) -> Value;
+
+    /// Writes every legal move at `p` into `moves` (never called on primitives).
+    fn generate_moves(&self, p: TierPosition, moves: &mut List<'_, Move>);
+
+    /// The position after making move `m` at `p`.
+    fn do_move(&self, p: TierPosition, m: Move) -> TierPosition;
+
+    /// Whose turn it is at `p`. When a move leaves the same player to move (go-again
+    /// moves, every move of a puzzle) the solver does not invert the child's value.
+    fn turn(&self, p: TierPosition) -> Player;
+
+    /// The board for display, several lines, without the prediction line.
+    fn board_to_text(&self, p: TierPosition) -> String;
+
+    /// A move in the text form a player types.
+    fn move_to_text(&self, p: TierPosition, m: Move) -> String;
+
+    /// Parses a typed move. Default: matches `text` (trimmed, case-insensitive) against
+    /// `move_to_text` of every legal move, and lists them when nothing matches.
+    fn text_to_move(&self, p: TierPosition, text: &str) -> Result<Move, String> {
+        let props = self.properties();
+        let mut buf = vec![Move::default(); props.max_moves as usize];
+        let mut moves = List::new(&mut buf);
+        self.generate_moves(p, &mut moves);
+        let wanted = text.trim();
+        let mut names = Vec::new();
+        for &m in moves.as_slice() {
+            let name = self.move_to_text(p, m);
+            if name.eq_ignore_ascii_case(wanted) {
+                return Ok(m);
+            }
+            names.push(name);
+        }
+        Err(format!(
+            "'{}' is not a legal move here; legal moves: {}",
+            wanted,
+            names.join(" ")
+        ))
+    }
+
+    /// A one-line text naming the position, accepted back by `text_to_position`.
+    /// Default: `TIER:INDEX`.
+    fn position_to_text(&self, p: TierPosition) -> String {
+        format!("{}:{}", p.tier.0, p.position)
+    }
+
+    /// Parses a position named on the command line. Default: `TIER:INDEX`.
+    fn text_to_position(&self, text: &str) -> Result<TierPosition, String> {
+        let parse = || -> Option<TierPosition> {
+            let (t, i) = text.trim().split_once(':')?;
+            Some(TierPosition::new(
+                Tier(t.trim().parse().ok()?),
+                i.trim().parse().ok()?,
+            ))
+        };
+        let p =
+            parse().ok_or_else(|| format!("'{text}' is not a position (expected TIER:INDEX)"))?;
+        if p.position >= self.tier_size(p.tier) {
+            return Err(format!(
+                "index {} is out of range for tier {}",
+                p.position, p.tier
+            ));
+        }
+        Ok(p)
+    }
+
+    // ---- tier API ----------------------------------------------------------------
+
+    /// The tiers positions of `tier` lead to, `tier` itself included when its
+    /// positions can lead to each other (a loopy tier). Default: `[tier]`, the seed's
+    /// one-tier game.
+    fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {
+        children.push(tier);
+    }
+
+    /// The number of positions in `tier`'s hash (`gNumberOfTierPositions`); indices
+    /// run over `0..tier_size`.
+    fn tier_size(&self, tier: Tier) -> u64;
+
+    /// Whether an index of a tier stands for a position that can really occur; the
+    /// solver skips illegal ones. Default: every position is legal.
+    fn is_legal(&self, _p: TierPosition) -> bool {
+        true
+    }
+
+    /// Writes the undo moves that lead from `p` back to positions in `tier` (only
+    /// parents that are legal, not primitive, and have `p` as a child). Returns nothing
+    /// for a tier that is not a parent of `p`'s tier.
+    ///
+    /// Optional. Default: none, and the module is *forward-only*: the host finds every
+    /// position's parents itself by expanding the tier's positions forward
+    /// (`generate_moves` and `do_move`), which costs memory for the reverse graph (about
+    /// 4 bytes per move plus 4 per child position) but no undo-move code. A module that
+    /// implements this must also implement `undo_move`.
+    fn generate_undo_moves_to_tier(
+        &self,
+        _p: TierPosition,
+        _tier: Tier,
+        undo: &mut List<'_, UndoMove>,
+    ) {
+        undo.mark_unsupported();
+    }
+
+    /// The parent position reached by undoing `u` at `p` (`gUnDoMove`). Optional with
+    /// `generate_undo_moves_to_tier`; the default is never called by the host (a
+    /// forward-only module hands out no undo moves) and returns `p`.
+    fn undo_move(&self, p: TierPosition, _u: UndoMove) -> TierPosition {
+        p
+    }
+
+    /// A readable tier name (`gTierToString`). Default: the tier number.
+    fn tier_name(&self, tier: Tier) -> String {
+        tier.0.to_string()
+    }
+
+    // ---- optional fast paths (GamesmanOne's children and parents) ----------------
+
+    /// Optional fast path for the solver: writes the child of every move of the
+    /// non-primitive `p` (duplicates allowed, any order) and returns `true`. It must
+    /// give exactly what `generate_moves` + `do_move` give; the validator checks that.
+    /// Default: returns `false`, and the solver calls `generate_moves` and `do_move`.
+    fn children(&self, _p: TierPosition, _children: &mut List<'_, TierPosition>) -> bool {
+        false
+    }
+
+    /// Optional fast path for the solver: writes the result of every undo move from `p`
+    /// towards `tier` and returns `true`. It must give exactly what
+    /// `generate_undo_moves_to_tier` + `undo_move` give. Default: returns `false`.
+    fn parents(
+        &self,
+        _p: TierPosition,
+        _tier: Tier,
+        _parents: &mut List<'_, TierPosition>,
+    ) -> bool {
+        false
+    }
+
+    // ---- optional hooks ----------------------------------------------------------
+
+    /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.
+    /// black discs minus white discs. Only called when `supports_winby`. Default 0.
+    fn win_by(&self, _p: TierPosition) -> i64 {
+        0
+    }
+
+    /// The canonical representative of `p`'s symmetry class, in the same tier. Only
+    /// called when `has_symmetry`. Default: `p` itself. Every position of a class
+    /// must have the same value for its player to move. A symmetry may swap which
+    /// player that is (chess's colour flip) only in a game without go-again and
+    /// WinBy, where the solver inverts every child's value; with either, the class
+    /// must keep the player to move, as `turn` and WinBy's sign depend on it.
+    fn canonical_position(&self, p: TierPosition) -> TierPosition {
+        p
+    }
+
+    /// A heuristic score of a non-primitive position for depth-limited search,
+    /// positive when player one stands better. Only called when `has_score`. Default 0.
+    fn score(&self, _p: TierPosition) -> i64 {
+        0
+    }
+}

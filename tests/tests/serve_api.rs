@@ -1,0 +1,729 @@
+//! `host serve`'s JSON API, end to end: the real binary on 127.0.0.1, real databases.
+//!
+//! Its answers must agree with `host query --json` and `host analyze --json` for the
+//! same positions; GamesmanUni's shapes must be there (startPosition, positionValue,
+//! moveValue, deltaRemoteness, -200/-100 remoteness); every bundled module's AutoGUI
+//! strings must fit its board; bad requests get a 4xx JSON error and the server keeps
+//! serving; SIGTERM and Ctrl-C stop it promptly. Games are small (a few seconds of
+//! solving in all).
+
+use e2e_tests::run::run_host;
+use e2e_tests::serve::{encode, Response, Server};
+use e2e_tests::workspace::{host_binary, plugin};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+/// Solves `games` (module, variant) into a fresh directory.
+fn solved(games: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (module, variant) in games {
+        run_host(
+            &host_binary(),
+            &[
+                "--plugin",
+                module,
+                "--variant",
+                variant,
+                "solve",
+                "--db",
+                &resource(&dir),
+            ],
+        )
+        .assert_success();
+    }
+    dir
+}
+
+fn resource(dir: &tempfile::TempDir) -> String {
+    format!("file:{}", dir.path().display())
+}
+
+fn ok_json(r: &Response, what: &str) -> Value {
+    assert_eq!(r.status, 200, "{what}: {}", r.text());
+    assert!(
+        r.header("content-type")
+            .is_some_and(|t| t.starts_with("application/json")),
+        "{what}: {:?}",
+        r.headers
+    );
+    r.json()
+}
+
+fn position(server: &Server, game: &str, variant: &str, p: &str) -> Value {
+    ok_json(
+        &server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(p))),
+        &format!("{game} {variant} {p}"),
+    )
+}
+
+/// `host query --json` for a position.
+fn query_json(db: &str, game: &str, variant: &str, p: &str) -> Value {
+    let r = run_host(
+        &host_binary(),
+        &[
+            "--plugin",
+            game,
+            "--variant",
+            variant,
+            "query",
+            "--db",
+            db,
+            "--json",
+            p,
+        ],
+    );
+    r.assert_success();
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+/// GamesmanUni's remoteness of a `query --json` record.
+fn uni_remoteness(value: &Value, remoteness: &Value) -> Value {
+    match (value.as_str().unwrap(), remoteness.as_u64()) {
+        (_, Some(r)) => json!(r),
+        ("draw", None) => json!(-200),
+        _ => json!(-100),
+    }
+}
+
+/// Asserts the API's answer says what `query --json` says.
+fn agree(api: &Value, q: &Value) {
+    let at = q["position"].as_str().unwrap();
+    assert_eq!(api["position"], q["position"]);
+    assert_eq!(api["positionValue"], q["value"], "value at {at}");
+    assert_eq!(
+        api["remoteness"],
+        uni_remoteness(&q["value"], &q["remoteness"]),
+        "remoteness at {at}"
+    );
+    assert_eq!(
+        api.get("winby").unwrap_or(&Value::Null),
+        &q["winby"],
+        "winby at {at}"
+    );
+    assert_eq!(api["tier"], q["tier"], "tier at {at}");
+    assert_eq!(api["tierName"], q["tier_name"], "tier name at {at}");
+    assert_eq!(
+        api.get("solution").unwrap_or(&Value::Null),
+        q.get("solution").unwrap_or(&Value::Null),
+        "solution at {at}"
+    );
+    let (am, qm) = (
+        api["moves"].as_array().unwrap(),
+        q["moves"].as_array().unwrap(),
+    );
+    assert_eq!(am.len(), qm.len(), "moves at {at}");
+    for (a, m) in am.iter().zip(qm) {
+        let what = format!("move {} at {at}", m["move"]);
+        assert_eq!(a["move"], m["move"], "order of moves at {at}");
+        assert_eq!(a["position"], m["position"], "{what}");
+        assert_eq!(a["positionValue"], m["value"], "{what}");
+        assert_eq!(a["moveValue"], m["move_value"], "{what}");
+        assert_eq!(
+            a["remoteness"],
+            uni_remoteness(&m["value"], &m["remoteness"]),
+            "{what}"
+        );
+        assert_eq!(
+            a.get("winby").unwrap_or(&Value::Null),
+            &m["winby"],
+            "{what}"
+        );
+    }
+    // deltaRemoteness: 0 for the first move of each value, then the distance to it.
+    let mut first: Vec<(Value, i64)> = Vec::new();
+    for a in am {
+        let r = a["remoteness"].as_i64().unwrap();
+        let best = match first.iter().find(|(v, _)| *v == a["moveValue"]) {
+            Some(&(_, b)) => b,
+            None => {
+                first.push((a["moveValue"].clone(), r));
+                r
+            }
+        };
+        let expected = if r >= 0 && best >= 0 {
+            (r - best).abs()
+        } else {
+            0
+        };
+        assert_eq!(a["deltaRemoteness"], json!(expected), "delta at {at}");
+    }
+}
+
+#[test]
+fn answers_agree_with_query_json() {
+    let games = [
+        ("mtttier", "regular"),
+        ("mtttier", "symmetric"),
+        ("miceblocks", "base4"),
+        ("quixo", "3x3"),
+        ("whirly", "two-colours"),
+    ];
+    let dir = solved(&games);
+    let db = resource(&dir);
+    let server = Server::start(
+        &host_binary(),
+        &["mtttier", "miceblocks", "quixo", "whirly"],
+        &db,
+    );
+    let mut compared = 0;
+    for (game, variant) in games.iter().chain(&[("whirly", "tiny-push")]) {
+        // The start, then a line of play through different moves, to the end.
+        let mut at = ok_json(
+            &server.get(&format!("/api/{game}/{variant}/positions/")),
+            "start",
+        );
+        for step in 0..8 {
+            let p = at["position"].as_str().unwrap().to_string();
+            agree(&at, &query_json(&db, game, variant, &p));
+            compared += 1;
+            let moves = at["moves"].as_array().unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let next = moves[(step * 5 + 1) % moves.len()]["position"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            at = position(&server, game, variant, &next);
+        }
+    }
+    assert!(compared >= 40, "{compared} positions compared");
+}
+
+#[test]
+fn games_variants_and_gamesmanuni_shapes() {
+    let dir = solved(&[("mtttier", "regular"), ("whirly", "tiny-corner")]);
+    let server = Server::start(&host_binary(), &["whirly", "mtttier"], &resource(&dir));
+    let list = ok_json(&server.get("/api/"), "game list");
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["whirly", "mtttier"], "games in the order given");
+    assert_eq!(list[0]["type"], "onePlayer");
+    assert_eq!(list[1]["type"], "twoPlayer");
+    assert_eq!(list[1]["name"], "Tic-tac-toe");
+    assert_eq!(list[1]["gui"], "v3");
+    // Without the trailing slash too, and CORS for another origin.
+    let r = server.get("/api");
+    assert_eq!(r.json(), list);
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    let pre = server.raw(format!(
+        "OPTIONS /api/mtttier/ HTTP/1.1\r\nHost: {}\r\nOrigin: http://elsewhere.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n",
+        server.addr
+    ).as_bytes()).unwrap();
+    assert!(pre.status < 300, "preflight: {pre:?}");
+    assert!(pre
+        .header("access-control-allow-methods")
+        .is_some_and(|m| m.contains("GET")));
+
+    let whirly = ok_json(&server.get("/api/whirly/"), "whirly");
+    assert_eq!(whirly["allowCustomVariantCreation"], false);
+    assert_eq!(whirly["supportsWinBy"], false);
+    let status: Vec<(String, String)> = whirly["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["id"].as_str().unwrap().into(),
+                v["status"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(status.len(), 7);
+    for (id, s) in &status {
+        let want = if id == "tiny-corner" {
+            "solved"
+        } else {
+            "unsolved"
+        };
+        assert_eq!(s, want, "status of whirly {id}");
+    }
+
+    let v = ok_json(&server.get("/api/mtttier/regular/"), "variant");
+    assert_eq!(v["startPosition"], "---------");
+    assert_eq!(v["autoguiStartPosition"], "1_---------");
+    assert_eq!(v["imageAutoGUIData"], Value::Null);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["board"]["centers"].as_array().unwrap().len(), 9);
+    assert_eq!(v["board"]["tokens"]["X"]["glyph"], "X");
+    let help = ok_json(
+        &server.get("/api/mtttier/regular/instructions/?locale=en"),
+        "help",
+    );
+    assert!(help["instructions"]
+        .as_str()
+        .unwrap()
+        .contains("three in a row"));
+
+    // A position in GamesmanUni's shape (the example's fields, in tic-tac-toe).
+    let a = position(&server, "mtttier", "regular", "X-O------");
+    assert_eq!(a["autoguiPosition"], "1_X-O------");
+    assert_eq!(
+        (a["positionValue"].clone(), a["remoteness"].clone()),
+        (json!("win"), json!(5))
+    );
+    let first = &a["moves"][0];
+    assert_eq!(first["move"], "4");
+    assert_eq!(first["autoguiMove"], "A_X_3_x");
+    assert_eq!(first["autoguiPosition"], "2_X-OX-----");
+    assert_eq!(
+        (first["moveValue"].clone(), first["positionValue"].clone()),
+        (json!("win"), json!("lose"))
+    );
+    let last = a["moves"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (last["move"].clone(), last["moveValue"].clone()),
+        (json!("2"), json!("lose"))
+    );
+
+    // A puzzle: its whole shortest solution; arrows for the pusher.
+    let w = ok_json(
+        &server.get("/api/whirly/tiny-corner/positions/"),
+        "whirly start",
+    );
+    assert_eq!(w["solution"], json!(["u", "l", "u", "r", "r"]));
+    assert!(w["moves"][0]["autoguiMove"]
+        .as_str()
+        .unwrap()
+        .starts_with("M_"));
+    // An unsolved variant answers unsolved, with unknown remoteness.
+    let u = ok_json(&server.get("/api/whirly/tiny-push/positions/"), "unsolved");
+    assert_eq!(
+        (u["positionValue"].clone(), u["remoteness"].clone()),
+        (json!("unsolved"), json!(-100))
+    );
+    assert!(u["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["moveValue"] == "unsolved"));
+    assert!(u.get("solution").is_none());
+}
+
+#[test]
+fn every_bundled_module_draws_consistent_autogui() {
+    for name in [
+        "mtttier",
+        "quixo",
+        "mothello",
+        "miceblocks",
+        "whirly",
+        "chess",
+    ] {
+        plugin(name);
+    }
+    // Nothing solved: values are unsolved, but boards and moves are all there. The
+    // server checks every AutoGUI string against its board and answers 500 otherwise.
+    let server = Server::start(
+        &host_binary(),
+        &[
+            "mtttier",
+            "quixo",
+            "mothello",
+            "miceblocks",
+            "whirly",
+            "chess",
+        ],
+        "file:/nonexistent-gamesman-db",
+    );
+    let games = ok_json(&server.get("/api/"), "list");
+    assert_eq!(games.as_array().unwrap().len(), 6);
+    for (game, variant, centers) in [
+        ("mtttier", "regular", 9),
+        ("quixo", "4x4", 16),
+        ("quixo", "3x3", 9),
+        ("mothello", "4x4", 17),
+        ("miceblocks", "base5", 15),
+        ("miceblocks", "base2-threes", 3),
+        ("whirly", "two-colours", 15),
+        ("whirly", "two-pushers", 0),
+        ("chess", "KQK", 64),
+        ("chess", "KPKP", 64),
+    ] {
+        let v = ok_json(&server.get(&format!("/api/{game}/{variant}/")), game);
+        assert_eq!(v["gui"], "v3", "{game} {variant} has AutoGUI");
+        let n = v["board"]["centers"].as_array().unwrap().len();
+        if centers > 0 {
+            assert_eq!(n, centers, "centers of {game} {variant}");
+        }
+        let mut at = ok_json(
+            &server.get(&format!("/api/{game}/{variant}/positions/")),
+            game,
+        );
+        for step in 0..12 {
+            let a = at["autoguiPosition"].as_str().unwrap();
+            assert!(a.starts_with("1_") || a.starts_with("2_"), "{game}: {a}");
+            assert_eq!(a.chars().count() - 2, n, "{game}: {a}");
+            let moves = at["moves"].as_array().unwrap();
+            let kinds: BTreeSet<&str> = moves
+                .iter()
+                .map(|m| &m["autoguiMove"].as_str().unwrap()[..2])
+                .collect();
+            let allowed: &[&str] = match game {
+                "quixo" | "whirly" | "chess" => &["M_"],
+                "mothello" => &["A_", "T_"],
+                _ => &["A_"],
+            };
+            assert!(
+                kinds.iter().all(|k| allowed.contains(k)),
+                "{game}: {kinds:?}"
+            );
+            if moves.is_empty() {
+                break;
+            }
+            let next = moves[(step * 3) % moves.len()]["position"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            at = position(&server, game, variant, &next);
+        }
+    }
+    // Othello's pass is a button below the board.
+    let pass = position(&server, "mothello", "4x4", "BBBB/BBBB/BBWB/BBB-:W");
+    assert_eq!(pass["moves"][0]["move"], "pass");
+    assert_eq!(pass["moves"][0]["autoguiMove"], "T_pass_16_x");
+    // A chess promotion is one arrow for four moves (b7 is center 9, b8 center 1).
+    let promo = position(&server, "chess", "KPK", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    let arrows: Vec<&str> = promo["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["move"].as_str().unwrap().starts_with("b7b8"))
+        .map(|m| m["autoguiMove"].as_str().unwrap())
+        .collect();
+    assert_eq!(arrows, ["M_9_1_x"; 4]);
+}
+
+#[test]
+fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
+    let dir = solved(&[("mtttier", "regular")]);
+    let server = Server::start(&host_binary(), &["mtttier"], &resource(&dir));
+    let still_serving = |after: &str| {
+        let r = server.get("/api/mtttier/regular/positions/?p=X-O------");
+        assert_eq!(r.status, 200, "after {after}: {}", r.text());
+        assert_eq!(r.json()["remoteness"], 5, "after {after}");
+    };
+    let huge = "X".repeat(5000);
+    let cases: Vec<(String, u16, &str)> = vec![
+        (
+            "GET /api/nosuchgame/ HTTP/1.1".into(),
+            404,
+            "no game 'nosuchgame'",
+        ),
+        (
+            "GET /api/mtttier/nosuchvariant/ HTTP/1.1".into(),
+            404,
+            "no variant",
+        ),
+        (
+            "GET /api/mtttier/nosuch/positions/?p=--------- HTTP/1.1".into(),
+            404,
+            "no variant",
+        ),
+        (
+            "GET /api/mtttier/regular/positions/?p=XXXXXXXXX HTTP/1.1".into(),
+            400,
+            "cannot occur",
+        ),
+        (
+            "GET /api/mtttier/regular/positions/?p=hello HTTP/1.1".into(),
+            400,
+            "not a position",
+        ),
+        (
+            "GET /api/mtttier/regular/positions/?p= HTTP/1.1".into(),
+            400,
+            "empty position",
+        ),
+        (
+            "GET /api/mtttier/regular/positions/?p=%ff%fe HTTP/1.1".into(),
+            400,
+            "not a position",
+        ),
+        (
+            format!("GET /api/mtttier/regular/positions/?p={huge} HTTP/1.1"),
+            414,
+            "5000 bytes",
+        ),
+        (
+            "GET /api/mtttier/regular/computer/?mode=cheat HTTP/1.1".into(),
+            400,
+            "unknown mode",
+        ),
+        (
+            "GET /api/mtttier/regular/computer/?p=XXXOO---- HTTP/1.1".into(),
+            409,
+            "game is over",
+        ),
+        (
+            "GET /static/../../../../etc/passwd HTTP/1.1".into(),
+            404,
+            "nothing at",
+        ),
+        (
+            "GET /static/..%2f..%2f..%2fetc%2fpasswd HTTP/1.1".into(),
+            404,
+            "no file",
+        ),
+        (
+            "GET /static/%2e%2e/%2e%2e/Cargo.toml HTTP/1.1".into(),
+            404,
+            "nothing at",
+        ),
+        (
+            "GET /static/app.js/../../../Cargo.toml HTTP/1.1".into(),
+            404,
+            "nothing at",
+        ),
+        ("GET /../../etc/passwd HTTP/1.1".into(), 404, "nothing at"),
+        ("GET /nothing-here HTTP/1.1".into(), 404, "nothing at"),
+        ("POST /api/ HTTP/1.1".into(), 405, "POST is not served"),
+        (
+            "PUT /api/mtttier/regular/positions/ HTTP/1.1".into(),
+            405,
+            "PUT is not served",
+        ),
+        (
+            "DELETE /api/mtttier/ HTTP/1.1".into(),
+            405,
+            "DELETE is not served",
+        ),
+        ("PATCH / HTTP/1.1".into(), 405, "PATCH is not served"),
+    ];
+    for (line, status, words) in &cases {
+        let req = format!(
+            "{line}\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            server.addr
+        );
+        let r = server.raw(req.as_bytes()).unwrap();
+        let shown: String = line.chars().take(60).collect();
+        assert_eq!(r.status, *status, "{shown}: {}", r.text());
+        let body = r.json();
+        let error = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{shown}: {body}"));
+        assert!(error.contains(words), "{shown}: {error}");
+        assert!(!error.contains("root:"), "{shown} leaked a file: {error}");
+        still_serving(&shown);
+    }
+    // Not HTTP at all, a request line 1 MB long, a body on a GET, a half request:
+    // answered or dropped, never a crash.
+    let garbage: [&[u8]; 3] = [
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 definitely not HTTP\r\n\r\n",
+        format!(
+            "GET /api/?{} HTTP/1.1\r\nHost: x\r\n\r\n",
+            "a".repeat(1 << 20)
+        )
+        .into_bytes()
+        .leak(),
+        b"GET /api/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
+    ];
+    for g in garbage {
+        if let Ok(r) = server.raw(g) {
+            assert!(r.status == 200 || (400..500).contains(&r.status), "{r:?}");
+        }
+        still_serving("garbage");
+    }
+    {
+        use std::io::Write;
+        let mut half = std::net::TcpStream::connect(server.addr).unwrap();
+        half.write_all(b"GET /api/mtttier/regular/positions/?p=X-")
+            .unwrap();
+        still_serving("a half-sent request left open");
+    }
+    // The static files: only the page's own.
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("<svg id=\"board\""));
+    assert!(page.header("content-security-policy").is_some());
+    assert_eq!(server.get("/static/app.js").status, 200);
+    assert_eq!(server.get("/static/style.css").status, 200);
+}
+
+#[test]
+fn the_computer_chooses_as_the_text_player() {
+    let dir = solved(&[("miceblocks", "base4"), ("mtttier", "regular")]);
+    let server = Server::start(&host_binary(), &["miceblocks", "mtttier"], &resource(&dir));
+    let mut checked_false_hope = 0;
+    // Walk base 4 games; at each position check all three modes against the answer.
+    for line in 0..6 {
+        let mut at = ok_json(&server.get("/api/miceblocks/base4/positions/"), "start");
+        for step in 0..10 {
+            if at["over"] == true {
+                break;
+            }
+            let p = at["position"].as_str().unwrap().to_string();
+            let moves = at["moves"].as_array().unwrap().clone();
+            let by = |mode: &str| {
+                ok_json(
+                    &server.get(&format!(
+                        "/api/miceblocks/base4/computer/?p={}&mode={mode}",
+                        encode(&p)
+                    )),
+                    mode,
+                )
+            };
+            let best = &moves[0]["moveValue"];
+            let r = by("remoteness");
+            assert_eq!(&r["moveValue"], best, "remoteness play at {p}");
+            let w = by("winby");
+            let top_margin = moves
+                .iter()
+                .filter(|m| &m["moveValue"] == best)
+                .map(|m| m["margin"].as_i64().unwrap())
+                .max()
+                .unwrap();
+            let chosen = moves.iter().find(|m| m["move"] == w["move"]).unwrap();
+            assert_eq!(&chosen["moveValue"], best, "WinBy play at {p}");
+            assert_eq!(
+                chosen["margin"].as_i64().unwrap(),
+                top_margin,
+                "WinBy play at {p}"
+            );
+            let f = by("falsehope");
+            let wins: Vec<&Value> = moves.iter().filter(|m| m["moveValue"] == "win").collect();
+            if let Some(least) = wins.iter().map(|m| m["margin"].as_i64().unwrap()).min() {
+                let quickest = wins
+                    .iter()
+                    .filter(|m| m["margin"].as_i64() == Some(least))
+                    .map(|m| m["remoteness"].as_i64().unwrap())
+                    .min();
+                let expected: BTreeSet<&str> = wins
+                    .iter()
+                    .filter(|m| {
+                        m["margin"].as_i64() == Some(least) && m["remoteness"].as_i64() == quickest
+                    })
+                    .map(|m| m["move"].as_str().unwrap())
+                    .collect();
+                let got: BTreeSet<&str> = f["choices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap())
+                    .collect();
+                assert_eq!(got, expected, "false hope at {p}");
+                checked_false_hope += 1;
+            } else {
+                assert_eq!(
+                    f["choices"], w["choices"],
+                    "false hope without a win at {p}"
+                );
+            }
+            let next = moves[(line + step) % moves.len()]["position"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            at = position(&server, "miceblocks", "base4", &next);
+        }
+    }
+    assert!(
+        checked_false_hope >= 5,
+        "{checked_false_hope} positions with wins"
+    );
+    // Tic-tac-toe has no WinBy: every mode plays by remoteness.
+    let c = ok_json(
+        &server.get("/api/mtttier/regular/computer/?p=X-O------&mode=falsehope"),
+        "mtttier",
+    );
+    let wins: BTreeSet<&str> = ["4", "7", "9"].into();
+    assert!(wins.contains(c["move"].as_str().unwrap()), "{c}");
+}
+
+#[test]
+fn analysis_agrees_with_analyze_json() {
+    let dir = solved(&[("quixo", "3x3")]);
+    let db = resource(&dir);
+    let server = Server::start(&host_binary(), &["quixo", "mtttier"], &db);
+    let api = ok_json(&server.get("/api/quixo/3x3/analysis/"), "analysis");
+    let cli = run_host(
+        &host_binary(),
+        &[
+            "--plugin",
+            "quixo",
+            "--variant",
+            "3x3",
+            "analyze",
+            "--db",
+            &db,
+            "--json",
+        ],
+    );
+    cli.assert_success();
+    let cli: Value = serde_json::from_str(&cli.stdout).unwrap();
+    assert_eq!(api, cli);
+    assert_eq!(api["reachable"]["counts"]["by_value"]["tie"], 0);
+    let svg = server.get("/api/quixo/3x3/analysis/plot.svg");
+    assert_eq!(svg.status, 200);
+    assert_eq!(svg.header("content-type"), Some("image/svg+xml"));
+    let text = svg.text();
+    assert!(
+        text.starts_with("<svg") && text.contains("quixo (3x3)"),
+        "{}",
+        &text[..200]
+    );
+    // An unsolved variant's analysis has no solved positions to count.
+    let empty = ok_json(&server.get("/api/mtttier/symmetric/analysis/"), "unsolved");
+    assert_eq!(empty["legal"]["counts"]["total"], 0);
+    assert_eq!(empty["unsolved_tiers"].as_array().unwrap().len(), 10);
+}
+
+#[test]
+fn sigterm_and_ctrl_c_stop_the_server() {
+    let dir = solved(&[("mtttier", "regular")]);
+    for (signal, word) in [("-TERM", "SIGTERM"), ("-INT", "Ctrl-C")] {
+        let mut server = Server::start(&host_binary(), &["mtttier"], &resource(&dir));
+        assert_eq!(server.get("/api/").status, 200);
+        let started = Instant::now();
+        let pid = server.pid().to_string();
+        std::process::Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap();
+        while server.is_running() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "stopping took {:?}",
+            started.elapsed()
+        );
+        let (status, err) = server.stop();
+        assert!(status.unwrap().success(), "{word}: {err}");
+        assert!(
+            err.contains(word) && err.contains("stopped"),
+            "{word}: {err}"
+        );
+    }
+}
+
+#[test]
+fn modules_built_before_autogui_are_served_without_it() {
+    let old = plugin("fixture_old_module").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    run_host(
+        &host_binary(),
+        &["--plugin", &old, "solve", "--db", &resource(&dir)],
+    )
+    .assert_success();
+    let server = Server::start(&host_binary(), &[&old, "mtttier"], &resource(&dir));
+    let list = ok_json(&server.get("/api/"), "list");
+    assert_eq!(list[0]["id"], "subtract");
+    assert_eq!(list[0]["gui"], "v0");
+    let v = ok_json(&server.get("/api/subtract/10/"), "variant");
+    assert_eq!(v["board"], Value::Null);
+    assert_eq!(v["autoguiStartPosition"], "10a", "the text form stands in");
+    let a = ok_json(&server.get("/api/subtract/10/positions/"), "start");
+    // Ten counters, take 1-3: the player to move wins by leaving a multiple of four.
+    assert_eq!(
+        (a["positionValue"].clone(), a["remoteness"].clone()),
+        (json!("win"), json!(5))
+    );
+    assert_eq!(a["moves"][0]["move"], "2");
+    assert_eq!(a["moves"][0]["autoguiMove"], "2");
+    assert_eq!(a["moves"][0]["position"], "8b");
+}
