@@ -8,7 +8,8 @@
 //! or call a module: it only judges the layouts it is given.
 
 use abi_stable::abi_stability::abi_checking::{
-    check_layout_compatibility, AbiInstability, AbiInstabilityErrors,
+    check_layout_compatibility_with_globals, AbiInstability, AbiInstabilityErrors,
+    CheckingGlobals,
 };
 use abi_stable::library::{LibHeader, RootModule};
 use abi_stable::StableAbi;
@@ -50,7 +51,11 @@ pub fn check(header: &LibHeader) -> Result<(), Refusal> {
         }
     }
     let found = header.layout().ok_or(Refusal::NoLayout)?;
-    match check_layout_compatibility(<GameModuleRef as StableAbi>::LAYOUT, found) {
+    // Fresh checking globals each time: abi_stable's process-wide record of prefix
+    // types would otherwise remember an older module's shorter vtable and refuse a
+    // current module loaded after it.
+    let ours = <GameModuleRef as StableAbi>::LAYOUT;
+    match check_layout_compatibility_with_globals(ours, found, &CheckingGlobals::new()) {
         Ok(()) => Ok(()),
         Err(e) if only_appended_methods(&e) => {
             log::debug!("the module was built against an earlier plugin-api: it lacks methods appended since, which take their defaults");

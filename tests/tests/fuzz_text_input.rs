@@ -256,6 +256,7 @@ fn the_play_prompt_takes_any_line() {
                     sides: [Side::Human, Side::Human],
                     seed: Some(1),
                     winby: true,
+                    false_hope: false,
                     echo: true,
                     depth: None,
                 };

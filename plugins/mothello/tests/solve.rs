@@ -309,7 +309,16 @@ fn resolve_tier(
         .build()
         .unwrap();
     let records = pool
-        .install(|| solver::solve_one(&s.game, node, &children, &|_| {}))
+        .install(|| {
+            solver::solve_one(
+                &s.game,
+                node,
+                &children,
+                solver::parents::ParentMode::Auto,
+                &|_| {},
+                &|_| {},
+            )
+        })
         .unwrap();
     encode_tier(&key_of(&s.game), &meta_of(node), &records)
 }
