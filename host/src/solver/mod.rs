@@ -7,7 +7,6 @@
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
-pub mod derive;
 pub mod frontier;
 pub mod retrograde;
 pub mod verify;
