@@ -8,7 +8,6 @@
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 
 pub mod compact;
-pub mod derive;
 pub mod frontier;
 pub mod memory;
 pub mod parents;

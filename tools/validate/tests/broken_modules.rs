@@ -311,7 +311,8 @@ fn a_symmetry_hook_that_leaves_the_tier() {
         "symmetry_tier",
         &["symmetry"],
         "symmetry",
-        "canonical_position failed: moved position 3:0 to another tier (2)",
+        // The adapter refuses the canonical form itself (issue 22 item 3).
+        "canonical_position failed: canonical_position of position 3:0 (3a) returned 2:0, outside tier 3 (size 2)",
     );
     assert_place(&f, 3, "3 stones", 0, "3a", None);
 }

@@ -8,204 +8,30 @@
 //! default: every position of small tiers, a fixed, seeded share of large ones);
 //! `host verify` checks a stored database in full. Positions are checked in parallel,
 //! in chunks; the mismatch reported is the first in index order, whatever the threads.
-//! This file reads records and calls the module; it must not change a record.
+//! `derive` holds the rules, `selection` the choice of positions, `mismatch` the
+//! report. This file reads records and calls the module; it must not change a record.
 
-use super::derive::{self, Child};
+pub mod derive;
+mod mismatch;
+mod selection;
+
+pub use mismatch::{Mismatch, Stage, VerifyError};
+pub use selection::{Selection, VerifyMode, SAMPLE_SHARE, SMALL_TIER};
+
 use super::frontier::ChildFrontier;
 use super::retrograde::Flow;
 use crate::game::{GameHandle, ModuleError};
 use crate::outcome;
 use crate::record::{pack, Record, TierRecords};
 use crate::tier::TierNode;
+use derive::Child;
 use gamesman_plugin_api::ffi::{CallErrorKind, CallResult};
 use gamesman_plugin_api::{Move, Player, Tier, TierPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// How much of each solved tier `solve` checks before storing it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum VerifyMode {
-    /// Nothing.
-    Off,
-    /// Every position of tiers up to `SMALL_TIER` positions, one in `SAMPLE_SHARE` of
-    /// larger tiers (chosen by a seeded hash, so a run is reproducible).
-    #[default]
-    Sample,
-    /// Every position.
-    Full,
-}
-
-impl std::str::FromStr for VerifyMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "off" => Ok(VerifyMode::Off),
-            "sample" => Ok(VerifyMode::Sample),
-            "full" => Ok(VerifyMode::Full),
-            other => Err(format!(
-                "'{other}' is not a verification mode: use off, sample or full"
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for VerifyMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            VerifyMode::Off => "off",
-            VerifyMode::Sample => "sample",
-            VerifyMode::Full => "full",
-        })
-    }
-}
-
-/// Tiers with at most this many positions are checked whole by `Sample`.
-pub const SMALL_TIER: u64 = 1 << 15;
-/// `Sample` checks one position in this many of larger tiers.
-pub const SAMPLE_SHARE: u64 = 32;
 /// Positions per parallel work item.
 const CHUNK: usize = 1024;
-
-/// Which positions of a tier to check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Selection {
-    /// Every position.
-    All,
-    /// Small tiers whole, a seeded share of large ones.
-    Sample {
-        /// The seed of the choice.
-        seed: u64,
-    },
-}
-
-impl Selection {
-    /// The selection of a mode (`None` for `Off`).
-    pub fn of(mode: VerifyMode, seed: u64) -> Option<Selection> {
-        match mode {
-            VerifyMode::Off => None,
-            VerifyMode::Sample => Some(Selection::Sample { seed }),
-            VerifyMode::Full => Some(Selection::All),
-        }
-    }
-
-    fn whole(&self, size: u64) -> bool {
-        match self {
-            Selection::All => true,
-            Selection::Sample { .. } => size <= SMALL_TIER,
-        }
-    }
-
-    fn picks(&self, tier: Tier, i: u64) -> bool {
-        match *self {
-            Selection::All => true,
-            Selection::Sample { seed } => {
-                let h = splitmix(seed ^ splitmix(tier.0 ^ splitmix(i)));
-                h.is_multiple_of(SAMPLE_SHARE)
-            }
-        }
-    }
-}
-
-/// A 64-bit mixing function (SplitMix64's finaliser).
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Where the records under check come from (only the message differs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Just solved, not yet stored.
-    Solve,
-    /// Read from a stored database.
-    Stored,
-}
-
-/// A record that does not follow from its children, with everything a user needs to
-/// find the fault.
-#[derive(Clone, Debug)]
-pub struct Mismatch {
-    /// The module's name.
-    pub module: String,
-    /// The variant's name.
-    pub variant: String,
-    /// The tier.
-    pub tier: Tier,
-    /// Its name.
-    pub tier_name: String,
-    /// The position, in the module's text.
-    pub position: String,
-    /// The move that contradicts the record, in the module's text, if one does.
-    pub mv: Option<String>,
-    /// The record, in words.
-    pub stored: String,
-    /// What the children call for, in words (`None` when they call for nothing: a
-    /// child without a record).
-    pub derived: Option<String>,
-    /// The evidence, as a clause ("its move take1 leads to 3b, which is lose in 2").
-    pub because: String,
-    /// Just solved or stored.
-    pub stage: Stage,
-}
-
-impl std::fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "verification failed in tier {} ({}) at position {}: the record is {}, but {}",
-            self.tier, self.tier_name, self.position, self.stored, self.because
-        )?;
-        if let Some(d) = &self.derived {
-            write!(f, ", so it must be {d}")?;
-        }
-        match self.stage {
-            Stage::Solve => write!(
-                f,
-                ". Nothing was stored for tier {}: the module's functions contradict each other (moves, undo moves or parents, symmetry, legality).",
-                self.tier
-            )?,
-            Stage::Stored => write!(
-                f,
-                ". The stored database does not follow from the module: it was changed, solved by another version of the module, or the module is inconsistent; solve again with --force once the cause is fixed."
-            )?,
-        }
-        write!(
-            f,
-            " Run `validate --plugin {} --variant {}` to find the module's fault",
-            self.module, self.variant
-        )
-    }
-}
-
-/// Why a verification failed.
-#[derive(Debug, thiserror::Error)]
-pub enum VerifyError {
-    /// A record does not follow from its children.
-    #[error("{0}")]
-    Mismatch(Box<Mismatch>),
-    /// The module failed while being asked.
-    #[error("verifying tier {tier} ({name}): {cause}")]
-    Module {
-        /// The tier.
-        tier: Tier,
-        /// Its name.
-        name: String,
-        /// The module's failure.
-        cause: ModuleError,
-    },
-}
-
-impl VerifyError {
-    /// The mismatch, if this is one.
-    pub fn mismatch(&self) -> Option<&Mismatch> {
-        match self {
-            VerifyError::Mismatch(m) => Some(m),
-            VerifyError::Module { .. } => None,
-        }
-    }
-}
 
 /// Called with the number of positions covered, for progress.
 pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
@@ -677,43 +503,5 @@ impl Checker<'_> {
         self.game
             .move_to_text(p, m)
             .unwrap_or_else(|_| format!("#{}", m.0))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn modes_parse_and_print() {
-        for m in [VerifyMode::Off, VerifyMode::Sample, VerifyMode::Full] {
-            assert_eq!(m.to_string().parse::<VerifyMode>(), Ok(m));
-        }
-        assert!("most".parse::<VerifyMode>().is_err());
-        assert_eq!(VerifyMode::default(), VerifyMode::Sample);
-        assert_eq!(Selection::of(VerifyMode::Off, 3), None);
-        assert_eq!(Selection::of(VerifyMode::Full, 3), Some(Selection::All));
-    }
-
-    #[test]
-    fn the_sample_is_a_seeded_share_of_large_tiers() {
-        let s = Selection::Sample { seed: 0 };
-        assert!(s.whole(SMALL_TIER) && !s.whole(SMALL_TIER + 1));
-        assert!(Selection::All.whole(u64::MAX));
-        let n = 1u64 << 20;
-        let picked = |sel: Selection, t: u64| -> Vec<u64> {
-            (0..n).filter(|&i| sel.picks(Tier(t), i)).collect()
-        };
-        let a = picked(s, 5);
-        // About one in SAMPLE_SHARE, within a few standard deviations.
-        let expected = n / SAMPLE_SHARE;
-        assert!(a.len().abs_diff(expected as usize) < 800, "{}", a.len());
-        // The same seed picks the same positions; another seed or tier others.
-        assert_eq!(a, picked(s, 5));
-        let b = picked(Selection::Sample { seed: 1 }, 5);
-        let c = picked(s, 6);
-        let common = |x: &[u64], y: &[u64]| x.iter().filter(|i| y.binary_search(i).is_ok()).count();
-        assert!(common(&a, &b) < a.len() / 10);
-        assert!(common(&a, &c) < a.len() / 10);
     }
 }
