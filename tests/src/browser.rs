@@ -13,6 +13,7 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -81,7 +82,10 @@ impl Driver {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        // Its own process group, so dropping the driver also ends the browser it
+        // started, even when a failing test never closed its session.
         let child = Command::new(program)
+            .process_group(0)
             .arg(format!("--port={port}"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -100,6 +104,10 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The whole group: chromedriver and the Chromium processes it started.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
