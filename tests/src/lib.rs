@@ -1,11 +1,12 @@
-//! Shared helpers for the end-to-end tests and the plugin-boundary benchmark: where the
-//! built binaries and plugins are, how to run them safely, and an independent reference
-//! tic-tac-toe to check mtttier against.
+//! Shared helpers for the end-to-end tests and the benchmarks: where the built binaries
+//! and plugins are, how to run them safely, an independent reference tic-tac-toe to
+//! check mtttier against, and running `host serve` and a browser against it.
 //!
 //! Nothing here may depend on the host or on a game module: the reference must stay
 //! independent of the code it checks, and the runner of the code it runs.
 
 pub mod cbuild;
+pub mod browser;
 pub mod run;
 pub mod serve;
 pub mod tictactoe;

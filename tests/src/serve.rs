@@ -7,6 +7,7 @@
 //! need. This file knows the `serve` command's arguments and its first stdout line,
 //! nothing of its answers.
 
+use crate::run::run_host;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -163,6 +164,33 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Solves `games` (module, variant) into a fresh directory.
+pub fn solved(host: &Path, games: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let resource = format!("file:{}", dir.path().display());
+    for (module, variant) in games {
+        run_host(
+            host,
+            &[
+                "--plugin",
+                module,
+                "--variant",
+                variant,
+                "solve",
+                "--db",
+                &resource,
+            ],
+        )
+        .assert_success();
+    }
+    dir
+}
+
+/// The `file:` resource of a database directory.
+pub fn resource(dir: &tempfile::TempDir) -> String {
+    format!("file:{}", dir.path().display())
 }
 
 /// An HTTP answer.

@@ -3,41 +3,16 @@
 //! Its answers must agree with `host query --json` and `host analyze --json` for the
 //! same positions; GamesmanUni's shapes must be there (startPosition, positionValue,
 //! moveValue, deltaRemoteness, -200/-100 remoteness); every bundled module's AutoGUI
-//! strings must fit its board; bad requests get a 4xx JSON error and the server keeps
-//! serving; SIGTERM and Ctrl-C stop it promptly. Games are small (a few seconds of
+//! strings must fit its board; the computer's modes choose as the text player does.
+//! Bad input and stopping are in `serve_robustness`. Games are small (a few seconds of
 //! solving in all).
 
 use e2e_tests::run::run_host;
-use e2e_tests::serve::{encode, Response, Server};
+use e2e_tests::serve::solved;
+use e2e_tests::serve::{encode, resource, Response, Server};
 use e2e_tests::workspace::{host_binary, plugin};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
-
-/// Solves `games` (module, variant) into a fresh directory.
-fn solved(games: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (module, variant) in games {
-        run_host(
-            &host_binary(),
-            &[
-                "--plugin",
-                module,
-                "--variant",
-                variant,
-                "solve",
-                "--db",
-                &resource(&dir),
-            ],
-        )
-        .assert_success();
-    }
-    dir
-}
-
-fn resource(dir: &tempfile::TempDir) -> String {
-    format!("file:{}", dir.path().display())
-}
 
 fn ok_json(r: &Response, what: &str) -> Value {
     assert_eq!(r.status, 200, "{what}: {}", r.text());
@@ -159,7 +134,7 @@ fn answers_agree_with_query_json() {
         ("quixo", "3x3"),
         ("whirly", "two-colours"),
     ];
-    let dir = solved(&games);
+    let dir = solved(&host_binary(), &games);
     let db = resource(&dir);
     let server = Server::start(
         &host_binary(),
@@ -193,7 +168,10 @@ fn answers_agree_with_query_json() {
 
 #[test]
 fn games_variants_and_gamesmanuni_shapes() {
-    let dir = solved(&[("mtttier", "regular"), ("whirly", "tiny-corner")]);
+    let dir = solved(
+        &host_binary(),
+        &[("mtttier", "regular"), ("whirly", "tiny-corner")],
+    );
     let server = Server::start(&host_binary(), &["whirly", "mtttier"], &resource(&dir));
     let list = ok_json(&server.get("/api/"), "game list");
     let ids: Vec<&str> = list
@@ -400,154 +378,11 @@ fn every_bundled_module_draws_consistent_autogui() {
 }
 
 #[test]
-fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
-    let dir = solved(&[("mtttier", "regular")]);
-    let server = Server::start(&host_binary(), &["mtttier"], &resource(&dir));
-    let still_serving = |after: &str| {
-        let r = server.get("/api/mtttier/regular/positions/?p=X-O------");
-        assert_eq!(r.status, 200, "after {after}: {}", r.text());
-        assert_eq!(r.json()["remoteness"], 5, "after {after}");
-    };
-    let huge = "X".repeat(5000);
-    let cases: Vec<(String, u16, &str)> = vec![
-        (
-            "GET /api/nosuchgame/ HTTP/1.1".into(),
-            404,
-            "no game 'nosuchgame'",
-        ),
-        (
-            "GET /api/mtttier/nosuchvariant/ HTTP/1.1".into(),
-            404,
-            "no variant",
-        ),
-        (
-            "GET /api/mtttier/nosuch/positions/?p=--------- HTTP/1.1".into(),
-            404,
-            "no variant",
-        ),
-        (
-            "GET /api/mtttier/regular/positions/?p=XXXXXXXXX HTTP/1.1".into(),
-            400,
-            "cannot occur",
-        ),
-        (
-            "GET /api/mtttier/regular/positions/?p=hello HTTP/1.1".into(),
-            400,
-            "not a position",
-        ),
-        (
-            "GET /api/mtttier/regular/positions/?p= HTTP/1.1".into(),
-            400,
-            "empty position",
-        ),
-        (
-            "GET /api/mtttier/regular/positions/?p=%ff%fe HTTP/1.1".into(),
-            400,
-            "not a position",
-        ),
-        (
-            format!("GET /api/mtttier/regular/positions/?p={huge} HTTP/1.1"),
-            414,
-            "5000 bytes",
-        ),
-        (
-            "GET /api/mtttier/regular/computer/?mode=cheat HTTP/1.1".into(),
-            400,
-            "unknown mode",
-        ),
-        (
-            "GET /api/mtttier/regular/computer/?p=XXXOO---- HTTP/1.1".into(),
-            409,
-            "game is over",
-        ),
-        (
-            "GET /static/../../../../etc/passwd HTTP/1.1".into(),
-            404,
-            "nothing at",
-        ),
-        (
-            "GET /static/..%2f..%2f..%2fetc%2fpasswd HTTP/1.1".into(),
-            404,
-            "no file",
-        ),
-        (
-            "GET /static/%2e%2e/%2e%2e/Cargo.toml HTTP/1.1".into(),
-            404,
-            "nothing at",
-        ),
-        (
-            "GET /static/app.js/../../../Cargo.toml HTTP/1.1".into(),
-            404,
-            "nothing at",
-        ),
-        ("GET /../../etc/passwd HTTP/1.1".into(), 404, "nothing at"),
-        ("GET /nothing-here HTTP/1.1".into(), 404, "nothing at"),
-        ("POST /api/ HTTP/1.1".into(), 405, "POST is not served"),
-        (
-            "PUT /api/mtttier/regular/positions/ HTTP/1.1".into(),
-            405,
-            "PUT is not served",
-        ),
-        (
-            "DELETE /api/mtttier/ HTTP/1.1".into(),
-            405,
-            "DELETE is not served",
-        ),
-        ("PATCH / HTTP/1.1".into(), 405, "PATCH is not served"),
-    ];
-    for (line, status, words) in &cases {
-        let req = format!(
-            "{line}\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-            server.addr
-        );
-        let r = server.raw(req.as_bytes()).unwrap();
-        let shown: String = line.chars().take(60).collect();
-        assert_eq!(r.status, *status, "{shown}: {}", r.text());
-        let body = r.json();
-        let error = body["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{shown}: {body}"));
-        assert!(error.contains(words), "{shown}: {error}");
-        assert!(!error.contains("root:"), "{shown} leaked a file: {error}");
-        still_serving(&shown);
-    }
-    // Not HTTP at all, a request line 1 MB long, a body on a GET, a half request:
-    // answered or dropped, never a crash.
-    let garbage: [&[u8]; 3] = [
-        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 definitely not HTTP\r\n\r\n",
-        format!(
-            "GET /api/?{} HTTP/1.1\r\nHost: x\r\n\r\n",
-            "a".repeat(1 << 20)
-        )
-        .into_bytes()
-        .leak(),
-        b"GET /api/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
-    ];
-    for g in garbage {
-        if let Ok(r) = server.raw(g) {
-            assert!(r.status == 200 || (400..500).contains(&r.status), "{r:?}");
-        }
-        still_serving("garbage");
-    }
-    {
-        use std::io::Write;
-        let mut half = std::net::TcpStream::connect(server.addr).unwrap();
-        half.write_all(b"GET /api/mtttier/regular/positions/?p=X-")
-            .unwrap();
-        still_serving("a half-sent request left open");
-    }
-    // The static files: only the page's own.
-    let page = server.get("/");
-    assert_eq!(page.status, 200);
-    assert!(page.text().contains("<svg id=\"board\""));
-    assert!(page.header("content-security-policy").is_some());
-    assert_eq!(server.get("/static/app.js").status, 200);
-    assert_eq!(server.get("/static/style.css").status, 200);
-}
-
-#[test]
 fn the_computer_chooses_as_the_text_player() {
-    let dir = solved(&[("miceblocks", "base4"), ("mtttier", "regular")]);
+    let dir = solved(
+        &host_binary(),
+        &[("miceblocks", "base4"), ("mtttier", "regular")],
+    );
     let server = Server::start(&host_binary(), &["miceblocks", "mtttier"], &resource(&dir));
     let mut checked_false_hope = 0;
     // Walk base 4 games; at each position check all three modes against the answer.
@@ -636,7 +471,7 @@ fn the_computer_chooses_as_the_text_player() {
 
 #[test]
 fn analysis_agrees_with_analyze_json() {
-    let dir = solved(&[("quixo", "3x3")]);
+    let dir = solved(&host_binary(), &[("quixo", "3x3")]);
     let db = resource(&dir);
     let server = Server::start(&host_binary(), &["quixo", "mtttier"], &db);
     let api = ok_json(&server.get("/api/quixo/3x3/analysis/"), "analysis");
@@ -670,35 +505,6 @@ fn analysis_agrees_with_analyze_json() {
     let empty = ok_json(&server.get("/api/mtttier/symmetric/analysis/"), "unsolved");
     assert_eq!(empty["legal"]["counts"]["total"], 0);
     assert_eq!(empty["unsolved_tiers"].as_array().unwrap().len(), 10);
-}
-
-#[test]
-fn sigterm_and_ctrl_c_stop_the_server() {
-    let dir = solved(&[("mtttier", "regular")]);
-    for (signal, word) in [("-TERM", "SIGTERM"), ("-INT", "Ctrl-C")] {
-        let mut server = Server::start(&host_binary(), &["mtttier"], &resource(&dir));
-        assert_eq!(server.get("/api/").status, 200);
-        let started = Instant::now();
-        let pid = server.pid().to_string();
-        std::process::Command::new("kill")
-            .args([signal, &pid])
-            .status()
-            .unwrap();
-        while server.is_running() && started.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "stopping took {:?}",
-            started.elapsed()
-        );
-        let (status, err) = server.stop();
-        assert!(status.unwrap().success(), "{word}: {err}");
-        assert!(
-            err.contains(word) && err.contains("stopped"),
-            "{word}: {err}"
-        );
-    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //!
 //! Only the files named here exist: a request for any other path, `..` and encoded
 //! slashes included, is a 404 JSON error, so no request can reach the file system.
-//! This file serves bytes; the page's behaviour lives in `static/app.js`.
+//! This file serves bytes; the page's behaviour lives in `static/app.js` and
+//! `static/draw.js`.
 
 use super::error::ApiError;
 use axum::extract::Path;
@@ -14,11 +15,13 @@ use axum::Router;
 
 const INDEX: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
+const DRAW_JS: &str = include_str!("static/draw.js");
 const STYLE_CSS: &str = include_str!("static/style.css");
 
 /// The page's files: name under `/static/`, content type, content.
-const FILES: [(&str, &str, &str); 2] = [
+const FILES: [(&str, &str, &str); 3] = [
     ("app.js", "text/javascript; charset=utf-8", APP_JS),
+    ("draw.js", "text/javascript; charset=utf-8", DRAW_JS),
     ("style.css", "text/css; charset=utf-8", STYLE_CSS),
 ];
 
