@@ -8,8 +8,7 @@
 //! or call a module: it only judges the layouts it is given.
 
 use abi_stable::abi_stability::abi_checking::{
-    check_layout_compatibility_with_globals, AbiInstability, AbiInstabilityErrors,
-    CheckingGlobals,
+    check_layout_compatibility_with_globals, AbiInstability, AbiInstabilityErrors, CheckingGlobals,
 };
 use abi_stable::library::{LibHeader, RootModule};
 use abi_stable::StableAbi;

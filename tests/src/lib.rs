@@ -5,8 +5,8 @@
 //! Nothing here may depend on the host or on a game module: the reference must stay
 //! independent of the code it checks, and the runner of the code it runs.
 
-pub mod cbuild;
 pub mod browser;
+pub mod cbuild;
 pub mod run;
 pub mod serve;
 pub mod tictactoe;
