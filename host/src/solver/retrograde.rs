@@ -399,7 +399,7 @@ fn propagate(
     let parts: Vec<Vec<u64>> = positions
         .par_chunks(PARENT_CHUNK)
         .map_init(
-            || ParentBuffers::new(game),
+            ParentBuffers::default,
             |bufs, chunk| -> Result<Vec<u64>, SolveError> {
                 let mut decided = Vec::new();
                 for_each_parents(game, state, child_tier, chunk, bufs, &mut |c, found| {
@@ -438,32 +438,13 @@ fn propagate(
     Ok(parts.concat())
 }
 
-/// Scratch buffers of one thread for `for_each_parents`.
+/// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
+/// path sizes them on its first chunk, and the reverse graph needs only `one`.
+#[derive(Default)]
 pub struct ParentBuffers {
     parents: Vec<u64>,
     counts: Vec<u32>,
     one: Vec<u64>,
-}
-
-impl ParentBuffers {
-    /// Buffers for chunks of up to `PARENT_CHUNK` children.
-    pub fn new(game: &GameHandle) -> Self {
-        let cap = game.properties().max_undo_moves as usize;
-        let undo = game.has_undo_moves();
-        ParentBuffers {
-            parents: if undo {
-                vec![0u64; PARENT_CHUNK * cap]
-            } else {
-                Vec::new()
-            },
-            counts: if undo {
-                vec![0u32; PARENT_CHUNK]
-            } else {
-                Vec::new()
-            },
-            one: Vec::new(),
-        }
-    }
 }
 
 /// Receives a child and its distinct parents in the tier being solved.

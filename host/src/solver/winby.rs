@@ -155,7 +155,7 @@ pub fn winby_pass(
         let first: Vec<Vec<u64>> = (0..ranges)
             .into_par_iter()
             .map_init(
-                || (ParentBuffers::new(game), Vec::with_capacity(CHUNK)),
+                || (ParentBuffers::default(), Vec::with_capacity(CHUNK)),
                 |(bufs, chunk), r| -> Result<Vec<u64>, SolveError> {
                     let lo = (r * CHUNK) as u64;
                     let hi = ((r + 1) * CHUNK).min(n) as u64;
@@ -177,7 +177,7 @@ pub fn winby_pass(
             let next: Vec<Vec<u64>> = wave
                 .par_chunks(CHUNK)
                 .map_init(
-                    || ParentBuffers::new(game),
+                    ParentBuffers::default,
                     |bufs, chunk| -> Result<Vec<u64>, SolveError> {
                         let mut done = Vec::new();
                         release(chunk, bufs, &mut done)?;
