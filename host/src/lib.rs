@@ -3,12 +3,16 @@
 //! tools (the validator) and tests reuse it.
 
 pub mod analyze;
+pub mod cli;
+pub mod data_dir;
 pub mod db;
 pub mod game;
 pub mod info;
 pub mod loader;
+pub mod numbers;
 pub mod outcome;
 pub mod play;
+pub mod plugin_path;
 pub mod plot;
 pub mod progress;
 pub mod query;

@@ -1,27 +1,35 @@
 //! The `host` command line: parses arguments, sets up logging, and hands each command
-//! to the library. Errors end here as one paragraph on stderr and a non-zero exit code,
-//! never a panic backtrace.
+//! to its front end in the library (`gamesman_host::cli`). Errors end here as one
+//! paragraph on stderr (or a JSON object with `--json`) and the exit code
+//! `cli::exit` assigns, never a panic backtrace.
 
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::play::{self, PlayOptions, Side};
-use gamesman_host::solver::{self, SolveOptions};
-use gamesman_host::{analyze, info, loader, outcome, plot, progress, query, GameHandle};
-use std::io::IsTerminal;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use gamesman_host::cli::analyze::AnalyzeArgs;
+use gamesman_host::cli::install::InstallArgs;
+use gamesman_host::cli::play::PlayArgs;
+use gamesman_host::cli::query::QueryArgs;
+use gamesman_host::cli::solve::SolveArgs;
+use gamesman_host::cli::{self, exit, help, DbChoice, Invocation};
+use gamesman_host::play::{PlayOptions, Side};
+use gamesman_host::{info, loader};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+
+/// The help of every `--db`.
+const DB_HELP: &str = "The database: file:DIRECTORY, a directory, or memory: (default: $GAMESMAN_DB, else the per-user data directory, ~/.local/share/gamesman)";
 
 #[derive(Parser)]
 #[command(
     name = "host",
     version,
-    about = "Strongly solve games from plugin modules, store per-tier databases, and play them perfectly"
+    about = "Strongly solve games from plugin modules, store per-tier databases, and play them perfectly",
+    after_help = help::MAIN
 )]
 struct Cli {
-    /// The game module: a path to a .so file, or a bare name (mtttier) looked up next to this binary.
-    #[arg(long, short = 'p', global = true)]
+    /// The game module: a path to its library file, or a bare name (mtttier) looked up in
+    /// $GAMESMAN_PLUGIN_PATH, the user plugin directory, then next to this binary.
+    #[arg(long, short = 'p', global = true, value_name = "NAME_OR_PATH")]
     plugin: Option<String>,
     /// The variant to open (default: the module's first).
     #[arg(long, global = true)]
@@ -33,31 +41,35 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the module's metadata and the variant's properties.
+    #[command(after_help = help::INFO)]
     Info {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Solve every tier reachable from the initial position and store the databases.
+    #[command(after_help = help::SOLVE)]
     Solve {
-        /// Where to store: file:DIRECTORY or memory:.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
         /// Solve every tier again, even those already stored.
         #[arg(long)]
         force: bool,
+        /// Print one JSON summary object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
     /// Commands at the prompt: a move, ps (or values), hint, undo, w, help, quit. When
     /// stdin is not a terminal, commands are read line by line (scripts, tests).
+    #[command(after_help = help::PLAY)]
     Play {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Who plays first (player 1).
         #[arg(long, value_enum, default_value_t = SideArg::Human)]
         first: SideArg,
@@ -74,12 +86,16 @@ enum Command {
         /// plies (alpha-beta; leaves scored by the database, else the module's score).
         #[arg(long)]
         depth: Option<u32>,
+        /// Write a JSON line per move (and a start and an end object) on stdout; the
+        /// board and prompts go to stderr.
+        #[arg(long)]
+        json: bool,
     },
     /// Show a position's value and every move's value, best first.
+    #[command(after_help = help::QUERY)]
     Query {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -93,17 +109,68 @@ enum Command {
         position: Option<String>,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
+    #[command(after_help = help::ANALYZE)]
     Analyze {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
-        /// Also draw the value-by-remoteness histogram to this .svg or .png file.
-        #[arg(long)]
+        /// Also draw the charts to this .svg or .png file: positions by value and
+        /// remoteness (draws as their own bar) and, for WinBy games, by margin.
+        #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
+        /// Draw the counts on a logarithmic axis (small counts stay visible).
+        #[arg(long, requires = "plot")]
+        log_scale: bool,
     },
+    /// List the plugin search path and every module found on it, with its variants.
+    #[command(after_help = help::LIST)]
+    List {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a module file into the user plugin directory, where --plugin NAME finds it.
+    #[command(after_help = help::INSTALL_PLUGIN)]
+    InstallPlugin {
+        /// The module's library file (for example target/release/libmygame.so).
+        path: PathBuf,
+        /// Install into this directory instead (put it in GAMESMAN_PLUGIN_PATH).
+        #[arg(long, value_name = "DIRECTORY")]
+        dir: Option<PathBuf>,
+        /// Replace a module already installed under the same name.
+        #[arg(long)]
+        force: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    #[command(after_help = help::MAN)]
+    Man,
+}
+
+impl Command {
+    /// Whether output (and so errors) should be JSON.
+    fn json(&self) -> bool {
+        match self {
+            Command::Info { json }
+            | Command::Solve { json, .. }
+            | Command::Play { json, .. }
+            | Command::Query { json, .. }
+            | Command::Analyze { json, .. }
+            | Command::List { json }
+            | Command::InstallPlugin { json, .. } => *json,
+            Command::Completions { .. } | Command::Man => false,
+        }
+    }
 }
 
 /// Who plays a side, as typed.
@@ -122,17 +189,11 @@ impl From<SideArg> for Side {
     }
 }
 
-fn game_key(game: &GameHandle) -> GameKey {
-    GameKey {
-        game: game.module_name().to_string(),
-        variant: game.variant().to_string(),
-        winby: game.supports_winby(),
-    }
-}
-
 fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     if let Some(n) = threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        if n == 0 {
+            return Err(cli::CliError::Usage("--threads must be at least 1".into()).into());
+        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
@@ -141,85 +202,31 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn solve(
-    game: &GameHandle,
-    resource: &str,
-    threads: Option<usize>,
-    force: bool,
-) -> anyhow::Result<()> {
-    set_threads(threads)?;
-    let db = db::open(resource, &game_key(game))?;
-    let n = rayon::current_num_threads();
-    log::info!(
-        "solving {} ({}) into {} with {n} thread{}",
-        game.module_name(),
-        game.variant(),
-        db.describe(),
-        if n == 1 { "" } else { "s" }
-    );
-    let progress = progress::for_stderr();
-    let report = solver::solve(
-        game,
-        db.as_ref(),
-        &SolveOptions { force },
-        progress.as_ref(),
-    )?;
-    let secs = report.elapsed.as_secs_f64();
-    println!(
-        "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
-        game.module_name(),
-        game.variant(),
-        report.tiers,
-        report.tiers_solved,
-        report.tiers_reused,
-        report.positions_solved,
-        secs,
-        progress::human(report.positions_solved as f64 / secs.max(1e-9))
-    );
-    println!(
-        "initial position {}: {}",
-        game.position_to_text(report.initial)?,
-        outcome::describe(
-            &report.initial_record,
-            game.properties().players,
-            game.supports_winby()
-        )
-    );
-    Ok(())
-}
-
-/// Opens the database for play, query and analyze. A `memory:` database starts
-/// empty, so the game is solved into it first, in this process.
-fn solved_db(game: &GameHandle, resource: &str) -> anyhow::Result<Arc<dyn Database>> {
-    let db = db::open(resource, &game_key(game))?;
-    if resource.starts_with("memory") {
-        log::info!(
-            "solving {} ({}) in memory first",
-            game.module_name(),
-            game.variant()
-        );
-        let progress = progress::for_stderr();
-        solver::solve(
-            game,
-            db.as_ref(),
-            &SolveOptions::default(),
-            progress.as_ref(),
-        )?;
-    } else if db.stored_tiers()?.is_empty() {
-        log::warn!(
-            "{} holds no solved tiers: every position is unsolved (run `host --plugin {} solve --db {resource}` first)",
-            db.describe(),
-            game.module_name()
-        );
-    }
-    Ok(db)
-}
-
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let spec = cli.plugin.as_deref().context(
-        "no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier)",
-    )?;
-    let module = loader::load(spec)?;
+    // Commands that need no module.
+    match &cli.command {
+        Command::List { json } => return cli::list::run(*json),
+        Command::InstallPlugin {
+            path,
+            dir,
+            force,
+            json,
+        } => {
+            let args = InstallArgs {
+                path: path.clone(),
+                dir: dir.clone(),
+                force: *force,
+            };
+            return cli::install::run(&args, *json);
+        }
+        Command::Completions { shell } => {
+            return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
+        }
+        Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
+        _ => {}
+    }
+    let inv = Invocation::new(cli.plugin.as_deref())?;
+    let module = loader::load(&inv.plugin)?;
     let game = module.open(cli.variant.as_deref())?;
     match cli.command {
         Command::Info { json } => {
@@ -232,7 +239,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 print!("{}", info::info_text(&module, &game)?);
             }
         }
-        Command::Solve { db, threads, force } => solve(&game, &db, threads, force)?,
+        Command::Solve {
+            db,
+            threads,
+            force,
+            json,
+        } => {
+            set_threads(threads)?;
+            let choice = DbChoice::resolve(db.as_deref())?;
+            cli::solve::run(&game, &choice, &SolveArgs { force, json })?;
+        }
         Command::Play {
             db,
             first,
@@ -240,23 +256,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             remoteness,
             depth,
+            json,
         } => {
-            let db = solved_db(&game, &db)?;
-            let stdin = std::io::stdin();
+            let choice = DbChoice::resolve(db.as_deref())?;
             let options = PlayOptions {
                 sides: [first.into(), second.into()],
                 seed,
                 winby: !remoteness,
-                echo: !stdin.is_terminal(),
+                echo: false,
                 depth,
             };
-            play::play(
-                &game,
-                db.as_ref(),
-                &options,
-                stdin.lock(),
-                std::io::stdout().lock(),
-            )?;
+            cli::play::run(&game, &inv, &choice, &PlayArgs { options, json })?;
         }
         Command::Query {
             db,
@@ -264,59 +274,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             depth,
             position,
         } => {
-            // Parse first: a typo should not wait for a solve.
-            let p = query::parse_position(&game, position.as_deref())?;
-            let db = solved_db(&game, &db)?;
-            if let Some(depth) = depth {
-                let r = gamesman_host::search::search(&game, Some(db.as_ref()), p, depth)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-                let best = match r.best {
-                    Some(m) => game.move_to_text(p, m)?,
-                    None => "none".to_string(),
-                };
-                let verdict = match r.plies_to_end() {
-                    Some(n) if r.score > 0 => format!("forced win in {n} plies"),
-                    Some(n) => format!("forced loss in {n} plies"),
-                    None => format!("score {} for the player to move", r.score),
-                };
-                println!(
-                    "search to depth {depth}: best move {best}, {verdict} ({} positions)",
-                    r.nodes
-                );
-            }
-            let ranking = query::query(&game, db.as_ref(), p)?;
-            let solution = query::shortest_solution(&game, db.as_ref(), p)?;
-            if json {
-                let mut report = query::report(&game, &ranking)?;
-                report.solution = solution;
-                println!("{}", serde_json::to_string_pretty(&report)?);
-            } else {
-                print!("{}", query::text(&game, &ranking)?);
-                if let Some(line) = solution {
-                    println!(
-                        "shortest solution ({} moves): {}",
-                        line.len(),
-                        line.join(" ")
-                    );
-                }
-            }
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = QueryArgs {
+                position,
+                depth,
+                json,
+            };
+            cli::query::run(&game, &inv, &choice, &args)?;
         }
-        Command::Analyze { db, json, plot } => {
-            if let Some(path) = &plot {
-                plot::check_path(path)?;
-            }
-            let db = solved_db(&game, &db)?;
-            let analysis = analyze::analyze(&game, db.as_ref())?;
-            if let Some(path) = &plot {
-                plot::plot(&analysis, path)?;
-                log::info!("wrote the histogram to {}", path.display());
-            }
-            if json {
-                println!("{}", serde_json::to_string_pretty(&analysis)?);
-            } else {
-                print!("{}", analyze::text(&analysis));
-            }
+        Command::Analyze {
+            db,
+            json,
+            plot,
+            log_scale,
+        } => {
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = AnalyzeArgs {
+                json,
+                plot,
+                log_scale,
+            };
+            cli::analyze::run(&game, &inv, &choice, &args)?;
         }
+        Command::List { .. }
+        | Command::InstallPlugin { .. }
+        | Command::Completions { .. }
+        | Command::Man => unreachable!("handled above"),
     }
     Ok(())
 }
@@ -325,12 +308,17 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are not errors; a usage error is JSON when --json is asked.
+        Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {
+            return exit::report(&anyhow::Error::from(e).context("bad command line"), true);
+        }
+        Err(e) => e.exit(),
+    };
+    let json = cli.command.json();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
+        Err(e) => exit::report(&e, json),
     }
 }
