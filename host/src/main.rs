@@ -312,7 +312,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         // Help and version are not errors; a usage error is JSON when --json is asked.
         Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {
-            return exit::report(&anyhow::Error::from(e).context("bad command line"), true);
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let message = first.trim_start_matches("error: ").to_string();
+            return exit::report(&cli::CliError::Usage(message).into(), true);
         }
         Err(e) => e.exit(),
     };

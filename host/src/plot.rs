@@ -166,38 +166,49 @@ fn remoteness_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
         .max()
         .unwrap_or(0) as f64;
     let draw_x = max_r + 2.0;
-    let width = 0.8 / 3.0;
-    let group = |k: usize, label: &str, color, get: fn(&crate::analyze::RemotenessRow) -> u64| {
-        let left = -0.4 + k as f64 * width;
-        Series {
-            label: label.to_string(),
-            color,
-            bars: counts
-                .by_remoteness
-                .iter()
-                .filter(|r| get(r) > 0)
-                .map(|r| {
-                    let x = r.remoteness as f64 + left;
-                    (x, x + width, get(r) as f64)
-                })
-                .collect(),
-        }
-    };
-    let (win, lose, tie, draw) = if puzzle {
+    let (win, lose, tie, draw, draw_tick) = if puzzle {
         (
             "solvable",
             "unsolvable (dead end)",
             "unsolvable (ends)",
             "unsolvable (never ends)",
+            "never ends",
         )
     } else {
-        ("win", "lose", "tie", "draw")
+        ("win", "lose", "tie", "draw", "draw")
     };
-    let mut series = vec![
-        group(0, win, WIN, |r| r.win),
-        group(1, lose, LOSE, |r| r.lose),
-        group(2, tie, TIE, |r| r.tie),
+    type Get = fn(&crate::analyze::RemotenessRow) -> u64;
+    let kinds: Vec<(&str, RGBColor, Get)> = vec![
+        (win, WIN, |r| r.win),
+        (lose, LOSE, |r| r.lose),
+        (tie, TIE, |r| r.tie),
     ];
+    // Only values that occur share a remoteness's slot, so bars stay wide.
+    let present: Vec<(&str, RGBColor, Get)> = kinds
+        .into_iter()
+        .filter(|(_, _, get)| counts.by_remoteness.iter().any(|r| get(r) > 0))
+        .collect();
+    let width = 0.8 / present.len().max(1) as f64;
+    let mut series: Vec<Series> = present
+        .iter()
+        .enumerate()
+        .map(|(k, &(label, color, get))| {
+            let left = -0.4 + k as f64 * width;
+            Series {
+                label: label.to_string(),
+                color,
+                bars: counts
+                    .by_remoteness
+                    .iter()
+                    .filter(|r| get(r) > 0)
+                    .map(|r| {
+                        let x = r.remoteness as f64 + left;
+                        (x, x + width, get(r) as f64)
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
     let draws = counts.by_value.draw;
     if draws > 0 {
         series.push(Series {
@@ -206,7 +217,6 @@ fn remoteness_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
             bars: vec![(draw_x - 0.4, draw_x + 0.4, draws as f64)],
         });
     }
-    series.retain(|s| !s.bars.is_empty());
     let x_end = if draws > 0 { draw_x } else { max_r };
     Chart {
         title: format!(
@@ -214,12 +224,13 @@ fn remoteness_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
             a.game, a.variant
         ),
         x_desc: "remoteness (moves to the end with perfect play)",
-        x_range: -0.5..x_end + 0.5,
+        // Room on the right for the draw bar's tick label.
+        x_range: -0.5..x_end + if draws > 0 { 1.2 } else { 0.5 },
         x_label: Box::new(move |x| {
             if (x - x.round()).abs() > 1e-9 || x < 0.0 {
                 String::new()
             } else if draws > 0 && x.round() == draw_x {
-                "draw".into()
+                draw_tick.into()
             } else if x.round() > max_r {
                 String::new()
             } else {
@@ -325,10 +336,11 @@ fn draw_all<DB: DrawingBackend>(
         let top = chart.max_count();
         if options.log_scale {
             // Bars start just below 1 so a single position still shows.
+            // Headroom above the tallest bar keeps the legend clear of the bars.
             let floor = 0.7;
-            draw_chart(area, chart, (floor..top * 2.0).log_scale(), floor)?;
+            draw_chart(area, chart, (floor..top * 8.0).log_scale(), floor)?;
         } else {
-            draw_chart(area, chart, 0.0..top * 1.1, 0.0)?;
+            draw_chart(area, chart, 0.0..top * 1.3, 0.0)?;
         }
     }
     root.present().map_err(plain)?;

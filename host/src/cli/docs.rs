@@ -40,9 +40,11 @@ fn command_section(parent: &str, sub: &mut clap::Command, out: &mut dyn Write) -
     if let Some(about) = sub.get_long_about().or(sub.get_about()) {
         writeln!(out, "{}", roff_text(&about.to_string()))?;
     }
+    // After `build`, a subcommand's usage already starts with the parent's name.
     let usage = sub.render_usage().to_string();
     let usage = usage.trim_start_matches("Usage: ");
-    writeln!(out, ".PP\n.B {}", roff_text(&format!("{parent} {usage}")))?;
+    let _ = parent;
+    writeln!(out, ".PP\n.B {}", roff_text(usage))?;
     for arg in sub.get_arguments() {
         if arg.is_hide_set() || arg.is_global_set() || arg.get_id() == "help" {
             continue;
@@ -79,15 +81,27 @@ fn command_section(parent: &str, sub: &mut clap::Command, out: &mut dyn Write) -
     Ok(())
 }
 
-/// Writes the man page (section 1, every command included) to `out`.
+/// Writes the man page (section 1, every command included) to `out`: clap_mangen's
+/// title, name, synopsis, description and options, a section per command (instead of
+/// clap_mangen's list, which points at one page per command), then the examples,
+/// environment and exit codes, and the version.
 pub fn man(mut command: clap::Command, out: &mut dyn Write) -> anyhow::Result<()> {
     command.build();
-    clap_mangen::Man::new(command.clone()).render(out)?;
+    let page = clap_mangen::Man::new(command.clone());
+    page.render_title(out)?;
+    page.render_name_section(out)?;
+    page.render_synopsis_section(out)?;
+    page.render_description_section(out)?;
+    page.render_options_section(out)?;
     let name = command.get_name().to_string();
     for sub in command.get_subcommands_mut() {
         if sub.get_name() != "help" {
             command_section(&name, sub, out)?;
         }
     }
+    if let Some(after) = command.get_after_help() {
+        writeln!(out, ".SH NOTES\n.nf\n{}\n.fi", roff_text(&after.to_string()))?;
+    }
+    page.render_version_section(out)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! own name, so `--plugin NAME` finds it from anywhere. The file is loaded first (only
 //! game modules are installed) and replaced atomically (a running host keeps its copy).
 
+use super::CliError;
 use crate::data_dir::user_plugin_dir;
 use crate::loader;
 use crate::plugin_path::file_name;
@@ -48,11 +49,12 @@ pub fn install(args: &InstallArgs) -> anyhow::Result<(PathBuf, String)> {
         ));
     }
     if dest.exists() && !args.force {
-        anyhow::bail!(
+        return Err(CliError::Usage(format!(
             "a module named {} is already installed at {}: pass --force to replace it",
             module.name(),
             dest.display()
-        );
+        ))
+        .into());
     }
     copy_atomically(&module.path, &dest)?;
     let variants = module.variant_names();

@@ -112,16 +112,9 @@ pub fn text(l: &Listing) -> String {
         return out;
     }
     out.push_str("Modules found:\n");
-    let width = l.modules.iter().map(|m| m.name.len()).max().unwrap_or(0);
     for m in &l.modules {
-        let _ = writeln!(
-            out,
-            "  {:width$}  {}  ({})",
-            m.name,
-            m.path,
-            m.origin.words()
-        );
-        let pad = " ".repeat(width + 4);
+        let _ = writeln!(out, "  {}  {}  ({})", m.name, m.path, m.origin.words());
+        let pad = "      ";
         if let Some(by) = &m.shadowed_by {
             let _ = writeln!(out, "{pad}shadowed: --plugin {} finds {by}", m.name);
         }
