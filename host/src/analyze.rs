@@ -9,6 +9,7 @@
 
 use crate::db::{Database, DbError};
 use crate::game::{GameHandle, ModuleError};
+use crate::numbers::{count, signed};
 use crate::outcome::value_name;
 use crate::reach::{self, Bitset, ReachError};
 use crate::record::TierRecords;
@@ -17,7 +18,6 @@ use crate::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 use serde::Serialize;
-use crate::numbers::{count, signed};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -464,11 +464,7 @@ fn section_text(
     tiers: &[TierCounts],
     pick: fn(&TierCounts) -> &Counts,
 ) {
-    let _ = writeln!(
-        out,
-        "\n{title}: {} positions",
-        count(section.counts.total)
-    );
+    let _ = writeln!(out, "\n{title}: {} positions", count(section.counts.total));
     let rows: Vec<(String, String, &Counts)> = tiers
         .iter()
         .map(|t| (t.tier.to_string(), t.name.clone(), pick(t)))

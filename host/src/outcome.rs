@@ -116,7 +116,11 @@ mod tests {
         assert_eq!(value_name(Value::UNDECIDED, 1), "unsolved");
         // The words of a puzzle's record begin with its value's name.
         for v in [Value::WIN, Value::LOSE, Value::TIE, Value::DRAW] {
-            let rec = Record { value: v, remoteness: 4, winby: None };
+            let rec = Record {
+                value: v,
+                remoteness: 4,
+                winby: None,
+            };
             assert!(describe(&rec, 1, false).starts_with(value_name(v, 1)));
         }
     }

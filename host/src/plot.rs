@@ -252,7 +252,13 @@ fn margin_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
         bars: rows
             .iter()
             .filter(|r| keep(r.margin) && r.positions > 0)
-            .map(|r| (r.margin as f64 - 0.4, r.margin as f64 + 0.4, r.positions as f64))
+            .map(|r| {
+                (
+                    r.margin as f64 - 0.4,
+                    r.margin as f64 + 0.4,
+                    r.positions as f64,
+                )
+            })
             .collect(),
     };
     let mut series = vec![
@@ -262,10 +268,7 @@ fn margin_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
     ];
     series.retain(|s| !s.bars.is_empty());
     Chart {
-        title: format!(
-            "{} ({}): {which} by WinBy margin",
-            a.game, a.variant
-        ),
+        title: format!("{} ({}): {which} by WinBy margin", a.game, a.variant),
         x_desc: "margin with perfect play (player 1 minus player 2)",
         x_range: lo - 0.5..hi + 0.5,
         x_label: Box::new(|x| {
@@ -284,13 +287,12 @@ fn margin_chart(a: &Analysis, counts: &Counts, which: &str) -> Chart {
 pub fn plot(a: &Analysis, path: &Path, options: &PlotOptions) -> Result<(), PlotError> {
     register_font()?;
     let name = path.display().to_string();
-    let (counts, which) = if a.reachable.counts.by_remoteness.is_empty()
-        && a.reachable.counts.by_value.draw == 0
-    {
-        (&a.legal.counts, "legal positions")
-    } else {
-        (&a.reachable.counts, "positions reachable from the start")
-    };
+    let (counts, which) =
+        if a.reachable.counts.by_remoteness.is_empty() && a.reachable.counts.by_value.draw == 0 {
+            (&a.legal.counts, "legal positions")
+        } else {
+            (&a.reachable.counts, "positions reachable from the start")
+        };
     let mut charts = vec![remoteness_chart(a, counts, which)];
     if a.winby && !counts.by_margin.is_empty() {
         charts.push(margin_chart(a, counts, which));
@@ -318,7 +320,12 @@ pub fn plot(a: &Analysis, path: &Path, options: &PlotOptions) -> Result<(), Plot
 fn plain<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
     // plotters wraps the cause in layers of "... error: "; the user needs the cause.
     let text = e.to_string();
-    let cause = text.rsplit("error: ").next().unwrap_or(&text).trim().to_string();
+    let cause = text
+        .rsplit("error: ")
+        .next()
+        .unwrap_or(&text)
+        .trim()
+        .to_string();
     match cause.find(" (os error") {
         Some(i) => cause[..i].to_string(),
         None => cause,

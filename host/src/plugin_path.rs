@@ -49,7 +49,7 @@ fn list_dirs(dirs: &[PathBuf]) -> String {
 fn inside_note(libraries: &[PathBuf]) -> String {
     match libraries.split_first() {
         None => format!("it holds no {} file", std::env::consts::DLL_SUFFIX),
-        Some((first, rest)) if rest.is_empty() => format!("it holds {}", first.display()),
+        Some((first, [])) => format!("it holds {}", first.display()),
         Some((first, _)) => format!("for example {}", first.display()),
     }
 }

@@ -2,10 +2,10 @@
 //! when stderr is a terminal, log lines otherwise, numbers as `numbers` writes them.
 //! Presentation only.
 
+use crate::numbers::{count, rate, rate_over, seconds};
 use crate::solver::SolveProgress;
 use crate::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::Tier;
-use crate::numbers::{count, rate, rate_over, seconds};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -98,9 +98,12 @@ impl SolveProgress for Bars {
             )
             .expect("template")
             // indicatif's own {per_sec} prints four decimals; rates are whole here.
-            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}/s", rate(state.per_sec()));
-            })
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}/s", rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
         );
         bar.set_prefix(format!("{} tiers", count(graph.order.len() as u64)));

@@ -34,7 +34,11 @@ fn roff_text(text: &str) -> String {
 }
 
 /// One command's section: its description, usage, options and examples.
-fn command_section(parent: &str, sub: &mut clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+fn command_section(
+    parent: &str,
+    sub: &mut clap::Command,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let full = format!("{parent} {}", sub.get_name());
     writeln!(out, ".SH \"{}\"", full.to_uppercase())?;
     if let Some(about) = sub.get_long_about().or(sub.get_about()) {
@@ -100,7 +104,11 @@ pub fn man(mut command: clap::Command, out: &mut dyn Write) -> anyhow::Result<()
         }
     }
     if let Some(after) = command.get_after_help() {
-        writeln!(out, ".SH NOTES\n.nf\n{}\n.fi", roff_text(&after.to_string()))?;
+        writeln!(
+            out,
+            ".SH NOTES\n.nf\n{}\n.fi",
+            roff_text(&after.to_string())
+        )?;
     }
     page.render_version_section(out)?;
     Ok(())

@@ -45,7 +45,11 @@ pub fn install(args: &InstallArgs) -> anyhow::Result<(PathBuf, String)> {
     if same {
         return Ok((
             dest.clone(),
-            format!("{} is already installed at {}", module.name(), dest.display()),
+            format!(
+                "{} is already installed at {}",
+                module.name(),
+                dest.display()
+            ),
         ));
     }
     if dest.exists() && !args.force {

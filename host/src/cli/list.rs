@@ -96,7 +96,8 @@ pub fn listing() -> Listing {
 
 /// The listing as text for people.
 pub fn text(l: &Listing) -> String {
-    let mut out = String::from("Plugin search path (a bare --plugin name is looked for in this order):\n");
+    let mut out =
+        String::from("Plugin search path (a bare --plugin name is looked for in this order):\n");
     for (i, d) in l.search_path.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -151,7 +152,10 @@ fn variant_words(variants: &[String]) -> String {
     }
     let mut out = names.join(", ");
     if variants.len() > SHOWN_VARIANTS {
-        out.push_str(&format!(", ... ({} in all; --json lists every one)", variants.len()));
+        out.push_str(&format!(
+            ", ... ({} in all; --json lists every one)",
+            variants.len()
+        ));
     }
     out
 }

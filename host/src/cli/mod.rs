@@ -141,10 +141,7 @@ impl DbChoice {
 
     /// Whether records live only in this process (solved first by each command).
     pub fn is_memory(&self) -> bool {
-        matches!(
-            db::parse_resource(&self.resource),
-            Ok(db::Resource::Memory)
-        )
+        matches!(db::parse_resource(&self.resource), Ok(db::Resource::Memory))
     }
 }
 

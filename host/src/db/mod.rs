@@ -41,7 +41,9 @@ pub struct TierMeta {
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     /// The resource string is not one we know.
-    #[error("unknown database resource '{0}': use file:DIRECTORY (or a directory path) or memory:")]
+    #[error(
+        "unknown database resource '{0}': use file:DIRECTORY (or a directory path) or memory:"
+    )]
     BadResource(String),
     /// An I/O error on a path.
     #[error("{op} {}: {source}", path.display())]
