@@ -58,8 +58,9 @@ Exit codes: 0 nothing wrong (warnings allowed), 1 errors found, 2 bad command li
     after_help = AFTER_HELP
 )]
 struct Cli {
-    /// The module: a path to its .so file, or a bare name (mtttier) looked up next to
-    /// this binary, as the host does.
+    /// The module: a path to its .so file, or a bare name (mtttier) looked up as the
+    /// host does: in $GAMESMAN_PLUGIN_PATH, the user plugin directory, then next to this
+    /// binary.
     #[arg(long, value_name = "PATH_OR_NAME")]
     plugin: String,
 
