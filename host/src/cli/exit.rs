@@ -98,9 +98,9 @@ fn rank(e: &RankError) -> Exit {
     }
 }
 
-fn graph(e: &TierGraphError) -> Exit {
-    // A cycle or a BAD_TIER child is the module's description of its tiers.
-    let _ = e;
+/// A cycle or a BAD_TIER child is the module's description of its tiers gone wrong, as
+/// is a failed call while describing them.
+fn graph(_: &TierGraphError) -> Exit {
     Exit::Module
 }
 
