@@ -12,6 +12,7 @@
 use crate::db::{self, Coverage, Database, DbError, ReachableTier};
 use crate::game::{GameHandle, ModuleError};
 use crate::marks::Marks;
+use crate::numbers::{count, signed};
 use crate::outcome::value_name;
 use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
@@ -20,6 +21,7 @@ use crate::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Why an analysis failed.
@@ -67,6 +69,16 @@ pub struct RemotenessRow {
     pub tie: u64,
 }
 
+/// Decided positions with one WinBy margin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MarginRow {
+    /// The margin as stored: player one's result minus player two's with perfect
+    /// play (positive when player one ends ahead).
+    pub margin: i64,
+    /// Positions with it.
+    pub positions: u64,
+}
+
 /// Counts of one set of positions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
@@ -76,6 +88,10 @@ pub struct Counts {
     pub by_value: ValueCounts,
     /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
     pub by_remoteness: Vec<RemotenessRow>,
+    /// For WinBy games: decided positions by margin, margin ascending (absent for
+    /// other games).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_margin: Vec<MarginRow>,
 }
 
 /// A position with the largest remoteness.
@@ -124,6 +140,10 @@ pub struct Analysis {
     pub game: String,
     /// The variant.
     pub variant: String,
+    /// 1 for a puzzle (win counts solvable positions; lose, tie and draw unsolvable).
+    pub players: u8,
+    /// Whether records carry WinBy (then counts have `by_margin`).
+    pub winby: bool,
     /// The database read.
     pub database: String,
     /// Whether only canonical positions are counted (games with symmetry).
@@ -146,12 +166,13 @@ pub struct Analysis {
 struct Tally {
     values: ValueCounts,
     by_remoteness: Vec<[u64; 3]>,
+    margins: BTreeMap<i64, u64>,
     /// (remoteness, value, position index)
     deepest: Option<(u32, Value, u64)>,
 }
 
 impl Tally {
-    fn add(&mut self, v: Value, r: u32, index: u64) {
+    fn add(&mut self, v: Value, r: u32, winby: Option<i64>, index: u64) {
         let slot = match v {
             Value::WIN => {
                 self.values.win += 1;
@@ -178,6 +199,9 @@ impl Tally {
             self.by_remoteness.resize(r as usize + 1, [0; 3]);
         }
         self.by_remoteness[r as usize][slot] += 1;
+        if let Some(w) = winby {
+            *self.margins.entry(w).or_default() += 1;
+        }
         if self
             .deepest
             .is_none_or(|(d, _, i)| r > d || (r == d && index < i))
@@ -200,6 +224,9 @@ impl Tally {
             for k in 0..3 {
                 mine[k] += theirs[k];
             }
+        }
+        for (w, n) in other.margins {
+            *self.margins.entry(w).or_default() += n;
         }
         self.deepest = match (self.deepest, other.deepest) {
             (Some(x), Some(y)) => Some(if y.0 > x.0 || (y.0 == x.0 && y.2 < x.2) {
@@ -229,6 +256,11 @@ impl Tally {
                     tie: c[2],
                 })
                 .collect(),
+            by_margin: self
+                .margins
+                .iter()
+                .map(|(&margin, &positions)| MarginRow { margin, positions })
+                .collect(),
         }
     }
 }
@@ -255,6 +287,15 @@ fn add_counts(total: &mut Counts, c: &Counts) {
             Err(i) => total.by_remoteness.insert(i, *row),
         }
     }
+    for row in &c.by_margin {
+        match total
+            .by_margin
+            .binary_search_by_key(&row.margin, |r| r.margin)
+        {
+            Ok(i) => total.by_margin[i].positions += row.positions,
+            Err(i) => total.by_margin.insert(i, *row),
+        }
+    }
 }
 
 /// Counts the solved records of a tier (with `unsolved`, every record).
@@ -264,7 +305,7 @@ fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
         .fold(Tally::default, |mut t, i| {
             let r = records.get(i);
             if unsolved || r.is_solved() {
-                t.add(r.value, r.remoteness, i);
+                t.add(r.value, r.remoteness, r.winby, i);
             }
             t
         })
@@ -283,9 +324,9 @@ fn reachable_tally(records: Option<&TierRecords>, reached: &Marks) -> Tally {
             match records {
                 Some(recs) => {
                     let r = recs.get(i);
-                    t.add(r.value, r.remoteness, i);
+                    t.add(r.value, r.remoteness, r.winby, i);
                 }
-                None => t.add(Value::UNDECIDED, 0, i),
+                None => t.add(Value::UNDECIDED, 0, None, i),
             }
             t
         })
@@ -308,7 +349,7 @@ fn deeper(
     }
     Ok(Some(Example {
         remoteness: r,
-        value: value_name(v),
+        value: value_name(v, game.properties().players),
         tier: tier.0,
         position: game.position_to_text(TierPosition::new(tier, i))?,
     }))
@@ -388,6 +429,8 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
     Ok(Analysis {
         game: game.module_name().to_string(),
         variant: game.variant().to_string(),
+        players: game.properties().players,
+        winby: game.supports_winby(),
         database: db.describe(),
         canonical_only: game.properties().has_symmetry,
         reachable_only,
@@ -401,15 +444,22 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
 fn value_table(out: &mut String, rows: &[(String, String, &Counts)], total: &Counts) {
     let _ = writeln!(
         out,
-        "  {:<6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "  {:<6} {:<12} {:>13} {:>13} {:>13} {:>13} {:>13} {:>13}",
         "tier", "name", "positions", "win", "lose", "tie", "draw", "unsolved"
     );
     let line = |out: &mut String, tier: &str, name: &str, c: &Counts| {
         let v = c.by_value;
         let _ = writeln!(
             out,
-            "  {:<6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-            tier, name, c.total, v.win, v.lose, v.tie, v.draw, v.unsolved
+            "  {:<6} {:<12} {:>13} {:>13} {:>13} {:>13} {:>13} {:>13}",
+            tier,
+            name,
+            count(c.total),
+            count(v.win),
+            count(v.lose),
+            count(v.tie),
+            count(v.draw),
+            count(v.unsolved)
         );
     };
     for (tier, name, c) in rows {
@@ -421,18 +471,34 @@ fn value_table(out: &mut String, rows: &[(String, String, &Counts)], total: &Cou
 fn remoteness_table(out: &mut String, c: &Counts) {
     let _ = writeln!(
         out,
-        "  {:<10} {:>10} {:>10} {:>10} {:>10}",
+        "  {:<10} {:>13} {:>13} {:>13} {:>13}",
         "remoteness", "win", "lose", "tie", "total"
     );
     for r in &c.by_remoteness {
         let _ = writeln!(
             out,
-            "  {:<10} {:>10} {:>10} {:>10} {:>10}",
-            r.remoteness,
-            r.win,
-            r.lose,
-            r.tie,
-            r.win + r.lose + r.tie
+            "  {:<10} {:>13} {:>13} {:>13} {:>13}",
+            count(r.remoteness.into()),
+            count(r.win),
+            count(r.lose),
+            count(r.tie),
+            count(r.win + r.lose + r.tie)
+        );
+    }
+}
+
+fn margin_table(out: &mut String, c: &Counts) {
+    let _ = writeln!(out, "  {:<10} {:>13}", "margin", "positions");
+    for r in &c.by_margin {
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>13}",
+            if r.margin > 0 {
+                format!("+{}", signed(r.margin))
+            } else {
+                signed(r.margin)
+            },
+            count(r.positions)
         );
     }
 }
@@ -444,7 +510,7 @@ fn section_text(
     tiers: &[TierCounts],
     pick: fn(&TierCounts) -> &Counts,
 ) {
-    let _ = writeln!(out, "\n{title}: {} positions", section.counts.total);
+    let _ = writeln!(out, "\n{title}: {} positions", count(section.counts.total));
     let rows: Vec<(String, String, &Counts)> = tiers
         .iter()
         .map(|t| (t.tier.to_string(), t.name.clone(), pick(t)))
@@ -452,12 +518,19 @@ fn section_text(
     value_table(out, &rows, &section.counts);
     out.push_str("  by remoteness (wins, losses and ties):\n");
     remoteness_table(out, &section.counts);
+    if !section.counts.by_margin.is_empty() {
+        out.push_str("  by WinBy margin (player 1 minus player 2 with perfect play):\n");
+        margin_table(out, &section.counts);
+    }
     match &section.max_remoteness {
         Some(e) => {
             let _ = writeln!(
                 out,
                 "  largest remoteness: {} ({}), for example {} (tier {})",
-                e.remoteness, e.value, e.position, e.tier
+                count(e.remoteness.into()),
+                e.value,
+                e.position,
+                e.tier
             );
         }
         None => out.push_str("  largest remoteness: none (nothing decided)\n"),
@@ -484,6 +557,11 @@ pub fn text(a: &Analysis) -> String {
             ""
         }
     );
+    if a.players == 1 {
+        out.push_str(
+            "a puzzle: win counts solvable positions; lose, tie and draw count unsolvable ones\n",
+        );
+    }
     if !a.unsolved_tiers.is_empty() {
         let list: Vec<String> = a.unsolved_tiers.iter().map(u64::to_string).collect();
         let _ = writeln!(

@@ -5,6 +5,7 @@
 use crate::db::{Coverage, Database, DbError};
 use crate::game::{GameHandle, ModuleResult};
 use crate::loader::{host_api_version, Module};
+use crate::numbers::count;
 use crate::tier::{TierGraph, TierGraphError};
 use serde_json::json;
 
@@ -168,11 +169,16 @@ pub fn database_text(d: &DatabaseInfo) -> String {
         None => return format!("database {}: nothing stored\n", d.resource),
         Some(Coverage::Full) => format!(
             "full solve, {} of {} tiers stored, {} positions",
-            d.tiers_stored, d.tiers, d.positions
+            count(d.tiers_stored as u64),
+            count(d.tiers as u64),
+            count(d.positions)
         ),
         Some(Coverage::ReachableOnly) => format!(
             "reachable-only (solve --reachable), {} of {} tiers stored, {} positions reachable from the start of {} in those tiers",
-            d.tiers_stored, d.tiers, d.positions_held, d.positions
+            count(d.tiers_stored as u64),
+            count(d.tiers as u64),
+            count(d.positions_held),
+            count(d.positions)
         ),
     };
     let damaged = match d.tiers_damaged {

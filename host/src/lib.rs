@@ -3,17 +3,21 @@
 //! tools (the validator) and tests reuse it.
 
 pub mod analyze;
+pub mod cli;
 pub mod cmodule;
 pub mod compat;
+pub mod data_dir;
 pub mod db;
 pub mod game;
 pub mod info;
 pub mod loader;
 pub mod marks;
 pub mod messages;
+pub mod numbers;
 pub mod outcome;
 pub mod play;
 pub mod plot;
+pub mod plugin_path;
 pub mod progress;
 pub mod prompt;
 pub mod query;

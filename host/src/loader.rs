@@ -1,5 +1,5 @@
-//! Finding and loading a game module (`.so`, written in Rust against the abi_stable
-//! ABI or in C against `gamesman_plugin.h`) and opening one of its variants.
+//! Loading a game module (`.so`, found by `plugin_path`, written in Rust against the
+//! abi_stable ABI or in C against `gamesman_plugin.h`) and opening one of its variants.
 //!
 //! Every way a plugin file can be wrong ends here as one typed `LoadError` whose
 //! message is one paragraph a user can act on; abi_stable's long layout reports go to
@@ -9,6 +9,7 @@
 use crate::cmodule::{self, CModule, CModuleError};
 use crate::compat::{self, Refusal};
 use crate::game::GameHandle;
+use crate::plugin_path::FindError;
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use gamesman_plugin_api::ffi::{
     CallErrorKind, FfiModuleInfo, FfiVariant, GameModuleRef, ABI_VERSION,
@@ -19,14 +20,9 @@ use std::sync::Arc;
 /// Why a module could not be loaded or a variant not opened.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// No file at the path, or no module of that name next to the host binary.
-    #[error("no game module at {}{}. Give a path to a .so file, or the bare name of a module built next to the host binary (for example --plugin mtttier for libmtttier.so).", path.display(), searched_note(searched))]
-    NotFound {
-        /// What was asked for.
-        path: PathBuf,
-        /// Where a bare name was looked for.
-        searched: Vec<PathBuf>,
-    },
+    /// `--plugin` names no module file (see `plugin_path` for where names are looked for).
+    #[error(transparent)]
+    Find(#[from] FindError),
     /// The file exists but the dynamic loader refuses it.
     #[error("{} is not a shared library the host can load ({reason}). A game module is the .so file that `cargo build --release` writes for a crate with crate-type cdylib.", path.display())]
     NotALibrary {
@@ -102,15 +98,6 @@ pub enum LoadError {
     },
 }
 
-fn searched_note(searched: &[PathBuf]) -> String {
-    if searched.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = searched.iter().map(|p| p.display().to_string()).collect();
-        format!(" (looked for {})", list.join(", "))
-    }
-}
-
 /// A loaded module: its file and metadata. Cheap to clone.
 #[derive(Clone)]
 pub struct Module {
@@ -147,47 +134,18 @@ pub fn host_api_version() -> String {
     gamesman_plugin_api::ffi::API_VERSION.to_string()
 }
 
-/// Where a bare module name is looked for: next to the running `host` binary (and, for
-/// test and bench binaries under `target/*/deps`, in the directory above).
-fn candidates(name: &str) -> Vec<PathBuf> {
-    let file = format!("lib{name}.so");
-    let mut out = Vec::new();
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(dir) = exe.parent() {
-            out.push(dir.join(&file));
-            if dir.file_name().is_some_and(|n| n == "deps") {
-                if let Some(up) = dir.parent() {
-                    out.push(up.join(&file));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Every game module in the directories a bare name is looked up in, loaded, by file
-/// name. Files that are not game modules are skipped quietly, modules that fail to
-/// load with a warning, and test fixtures (`libfixture_*.so`, built next to the real
-/// modules in a development tree) always.
+/// Every game module on the plugin search path (`plugin_path::find_all`), loaded, in
+/// search order. A name shadowed by an earlier file is skipped, as a bare `--plugin`
+/// name would skip it; files that are not game modules are skipped quietly, modules
+/// that fail to load with a warning, and test fixtures (`libfixture_*`, built next to
+/// the real modules in a development tree) always.
 pub fn discover() -> Vec<Module> {
-    let mut dirs: Vec<PathBuf> = candidates("x")
-        .into_iter()
-        .filter_map(|p| p.parent().map(Path::to_path_buf))
-        .collect();
-    dirs.dedup();
-    let mut files: Vec<PathBuf> = dirs
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
-        .flat_map(|entries| entries.flatten().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                n.starts_with("lib") && n.ends_with(".so") && !n.starts_with("libfixture_")
-            })
-        })
-        .collect();
-    files.sort_by_key(|p| p.file_name().map(|n| n.to_owned()));
     let mut modules: Vec<Module> = Vec::new();
-    for path in files {
+    for found in crate::plugin_path::find_all() {
+        if found.shadowed_by.is_some() || found.name.starts_with("fixture_") {
+            continue;
+        }
+        let path = found.path;
         match load_path(&path) {
             Ok(m) if modules.iter().any(|o| o.name() == m.name()) => {
                 log::warn!(
@@ -206,30 +164,10 @@ pub fn discover() -> Vec<Module> {
     modules
 }
 
-/// Resolves `--plugin`: a path (contains `/` or ends in `.so`) or a bare module name.
+/// Resolves `--plugin` to a file: an existing file, a path, or a bare name on the
+/// plugin search path (`plugin_path`).
 pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
-    let as_path = Path::new(spec);
-    if as_path.is_file() || spec.contains('/') || spec.ends_with(".so") {
-        if as_path.is_file() {
-            // dlopen searches the library path for names without a slash.
-            return Ok(as_path
-                .canonicalize()
-                .unwrap_or_else(|_| as_path.to_path_buf()));
-        }
-        return Err(LoadError::NotFound {
-            path: as_path.to_path_buf(),
-            searched: vec![],
-        });
-    }
-    let searched = candidates(spec);
-    searched
-        .iter()
-        .find(|p| p.is_file())
-        .cloned()
-        .ok_or(LoadError::NotFound {
-            path: as_path.to_path_buf(),
-            searched,
-        })
+    Ok(crate::plugin_path::resolve(spec)?)
 }
 
 /// Loads the module named or found at `spec`.

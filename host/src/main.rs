@@ -1,32 +1,41 @@
 //! The `host` command line: parses arguments, sets up logging, and hands each command
-//! to the library. Errors end here as one paragraph on stderr and a non-zero exit code,
-//! never a panic backtrace.
+//! to its front end in the library (`gamesman_host::cli`). Errors end here as one
+//! paragraph on stderr (or a JSON object with `--json`) and the exit code
+//! `cli::exit` assigns, never a panic backtrace.
 
-use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
-use gamesman_host::db::{self, Database, GameKey, LockWait};
-use gamesman_host::play::{self, PlayOptions, Side};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use gamesman_host::cli::analyze::AnalyzeArgs;
+use gamesman_host::cli::install::InstallArgs;
+use gamesman_host::cli::play::PlayArgs;
+use gamesman_host::cli::query::QueryArgs;
+use gamesman_host::cli::serve::ServeArgs;
+use gamesman_host::cli::solve::SolveArgs;
+use gamesman_host::cli::{self, exit, game_key, help, CliError, DbChoice, Invocation};
+use gamesman_host::db::{self, LockWait};
+use gamesman_host::play::{PlayOptions, Side};
 use gamesman_host::solver::parents::ParentMode;
 use gamesman_host::solver::verify::VerifyMode;
 use gamesman_host::solver::{self, SolveOptions};
-use gamesman_host::{
-    analyze, info, loader, messages, outcome, plot, progress, prompt, query, serve, threads,
-    GameHandle,
-};
-use std::io::{IsTerminal, Write};
+use gamesman_host::{info, loader, serve, threads};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+
+/// The help of every `--db`.
+const DB_HELP: &str = "The database: file:DIRECTORY, a directory, or memory: (default: $GAMESMAN_DB, else the per-user data directory, ~/.local/share/gamesman)";
 
 #[derive(Parser)]
 #[command(
     name = "host",
     version,
-    about = "Strongly solve games from plugin modules, store per-tier databases, and play them perfectly"
+    about = "Strongly solve games from plugin modules, store per-tier databases, and play them perfectly",
+    after_help = help::MAIN
 )]
 struct Cli {
-    /// The game module: a path to a .so file, or a bare name (mtttier) looked up next to this binary. `serve` takes any number (none: every module found there).
-    #[arg(long, short = 'p', global = true)]
+    /// The game module: a path to its library file, or a bare name (mtttier) looked up in
+    /// $GAMESMAN_PLUGIN_PATH, the user plugin directory, then next to this binary.
+    /// `serve` takes any number (none: every module found there).
+    #[arg(long, short = 'p', global = true, value_name = "NAME_OR_PATH")]
     plugin: Vec<String>,
     /// The variant to open (default: the module's first).
     #[arg(long, global = true)]
@@ -38,26 +47,30 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the module's metadata and the variant's properties.
+    #[command(after_help = help::INFO)]
     Info {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
         /// Also say what this database holds for the variant (full or reachable-only,
-        /// tiers and positions stored): file:DIRECTORY.
+        /// tiers and positions stored).
         #[arg(long)]
         db: Option<String>,
     },
     /// Solve every tier reachable from the initial position and store the databases.
+    #[command(after_help = help::SOLVE)]
     Solve {
-        /// Where to store: file:DIRECTORY or memory:.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Worker threads (default: one per core; at most 4 per core, see --help).
         #[arg(long, value_parser = threads::parse_arg)]
         threads: Option<usize>,
         /// Solve every tier again, even those already stored.
         #[arg(long)]
         force: bool,
+        /// Print one JSON summary object instead of text.
+        #[arg(long)]
+        json: bool,
         /// Where parents come from: the module's undo moves when it gives them (auto),
         /// or a reverse graph built by expanding each tier forward (forward; needs more
         /// memory, and checks a module's undo moves by comparison).
@@ -89,10 +102,10 @@ enum Command {
     },
     /// Check every record of a stored database against the module (for a database
     /// copied from elsewhere): each must follow from its children's records.
+    #[command(after_help = help::VERIFY)]
     Verify {
-        /// The database: file:DIRECTORY.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///
@@ -100,10 +113,10 @@ enum Command {
     /// terminal the prompt has line editing, history (up and down arrows, Ctrl-R) and
     /// Tab completion of the legal moves and commands. When stdin is not a terminal,
     /// commands are read line by line (scripts, tests) and echoed after the prompt.
+    #[command(after_help = help::PLAY)]
     Play {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Who plays first (player 1).
         #[arg(long, value_enum, default_value_t = SideArg::Human)]
         first: SideArg,
@@ -124,12 +137,16 @@ enum Command {
         /// plies (alpha-beta; leaves scored by the database, else the module's score).
         #[arg(long)]
         depth: Option<u32>,
+        /// Write a JSON line per move (and a start and an end object) on stdout; the
+        /// board and prompts go to stderr.
+        #[arg(long)]
+        json: bool,
     },
     /// Show a position's value and every move's value, best first.
+    #[command(after_help = help::QUERY)]
     Query {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -145,13 +162,13 @@ enum Command {
     /// Serve solved games in a web browser: a JSON API in GamesmanUni's shapes under
     /// /api/ and a board page at /, for every variant of every module given.
     ///
-    /// Give --plugin once per module (none: every module next to this binary). Each
-    /// variant's database is read from --db (read-only); one not solved there is listed
-    /// as unsolved. Stops on Ctrl-C or SIGTERM.
+    /// Give --plugin once per module (none: every module on the plugin search path).
+    /// Each variant's database is read from --db (read-only); one not solved there is
+    /// listed as unsolved. Stops on Ctrl-C or SIGTERM.
+    #[command(after_help = help::SERVE)]
     Serve {
-        /// Where the solved databases are: file:DIRECTORY.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Address to listen on (loopback only by default; 0.0.0.0:PORT is reachable
         /// from other machines; port 0 picks a free port).
         #[arg(long, default_value = serve::DEFAULT_ADDR)]
@@ -162,17 +179,71 @@ enum Command {
         cache_mb: u64,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
+    #[command(after_help = help::ANALYZE)]
     Analyze {
-        /// The solved database: file:DIRECTORY, or memory: to solve first in this process.
-        #[arg(long, default_value = db::DEFAULT_RESOURCE)]
-        db: String,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
-        /// Also draw the value-by-remoteness histogram to this .svg or .png file.
-        #[arg(long)]
+        /// Also draw the charts to this .svg or .png file: positions by value and
+        /// remoteness (draws as their own bar) and, for WinBy games, by margin.
+        #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
+        /// Draw the counts on a logarithmic axis (small counts stay visible).
+        #[arg(long, requires = "plot")]
+        log_scale: bool,
     },
+    /// List the plugin search path and every module found on it, with its variants.
+    #[command(after_help = help::LIST)]
+    List {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a module file into the user plugin directory, where --plugin NAME finds it.
+    #[command(after_help = help::INSTALL_PLUGIN)]
+    InstallPlugin {
+        /// The module's library file (for example target/release/libmygame.so).
+        path: PathBuf,
+        /// Install into this directory instead (put it in GAMESMAN_PLUGIN_PATH).
+        #[arg(long, value_name = "DIRECTORY")]
+        dir: Option<PathBuf>,
+        /// Replace a module already installed under the same name.
+        #[arg(long)]
+        force: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    #[command(after_help = help::MAN)]
+    Man,
+}
+
+impl Command {
+    /// Whether output (and so errors) should be JSON.
+    fn json(&self) -> bool {
+        match self {
+            Command::Info { json, .. }
+            | Command::Solve { json, .. }
+            | Command::Play { json, .. }
+            | Command::Query { json, .. }
+            | Command::Analyze { json, .. }
+            | Command::List { json }
+            | Command::InstallPlugin { json, .. } => *json,
+            Command::Verify { .. }
+            | Command::Serve { .. }
+            | Command::Completions { .. }
+            | Command::Man => false,
+        }
+    }
 }
 
 /// How the solver finds parents, as typed.
@@ -209,16 +280,12 @@ impl From<SideArg> for Side {
     }
 }
 
-fn game_key(game: &GameHandle) -> GameKey {
-    GameKey {
-        game: game.module_name().to_string(),
-        variant: game.variant().to_string(),
-        winby: game.supports_winby(),
-    }
+fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    threads::configure(threads).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(())
 }
 
-/// `println!` that returns the write's error instead of panicking, so a closed
-/// stdout (`host query | head -1`) ends the program quietly (see `main`).
+/// `println!` that returns the write's error instead of panicking (see `exit::report`).
 macro_rules! outln {
     ($($arg:tt)*) => {
         writeln!(std::io::stdout().lock(), $($arg)*)
@@ -232,176 +299,52 @@ macro_rules! out {
     };
 }
 
-fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
-    threads::configure(threads).map_err(anyhow::Error::msg)?;
-    Ok(())
-}
-
-fn solve(
-    game: &GameHandle,
-    resource: &str,
-    threads: Option<usize>,
-    wait: LockWait,
-    options: &SolveOptions,
-    reachable: bool,
-) -> anyhow::Result<()> {
-    set_threads(threads)?;
-    // The only writer, and a writable place, before any work.
-    let db = db::open_for_writing(resource, &game_key(game), wait)?;
-    let n = rayon::current_num_threads();
-    log::info!(
-        "solving {} ({}) into {} with {n} thread{}, verifying each tier: {}",
-        game.module_name(),
-        game.variant(),
-        db.describe(),
-        if n == 1 { "" } else { "s" },
-        options.verify
-    );
-    let progress = progress::for_stderr();
-    if reachable {
-        let r = solver::reachable::solve_reachable(game, db.as_ref(), options, progress.as_ref())?;
-        let report = &r.solve;
-        let secs = report.elapsed.as_secs_f64();
-        outln!(
-            "solved {} ({}) reachable-only: {} tiers ({} solved now, {} already stored), {} positions reachable from the start of {} in all tiers, {} solved in {:.2}s (marking {:.2}s)",
-            game.module_name(),
-            game.variant(),
-            report.tiers,
-            report.tiers_solved,
-            report.tiers_reused,
-            r.reachable,
-            r.positions_in_tiers,
-            report.positions_solved,
-            secs,
-            r.marking.as_secs_f64()
-        )?;
-        outln!(
-            "initial position {}: {}",
-            game.position_to_text(report.initial)?,
-            outcome::describe(
-                &report.initial_record,
-                game.properties().players,
-                game.supports_winby()
-            )
-        )?;
-        return Ok(());
-    }
-    let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
-    let secs = report.elapsed.as_secs_f64();
-    outln!(
-        "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
-        game.module_name(),
-        game.variant(),
-        report.tiers,
-        report.tiers_solved,
-        report.tiers_reused,
-        report.positions_solved,
-        secs,
-        progress::human(report.positions_solved as f64 / secs.max(1e-9))
-    )?;
-    outln!(
-        "initial position {}: {}",
-        game.position_to_text(report.initial)?,
-        outcome::describe(
-            &report.initial_record,
-            game.properties().players,
-            game.supports_winby()
-        )
-    )?;
-    Ok(())
-}
-
-/// `host verify`: checks a stored database in full and prints a summary.
-fn verify_db(game: &GameHandle, resource: &str) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        !resource.starts_with("memory"),
-        "verify checks a stored database; memory: holds nothing (use --db file:DIRECTORY)"
-    );
-    let db = db::open(resource, &game_key(game))?;
-    let progress = progress::verify_for_stderr();
-    let report = gamesman_host::verify_db::verify_database(game, db.as_ref(), progress.as_ref())?;
-    outln!(
-        "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({:.2}s)",
-        game.module_name(),
-        game.variant(),
-        db.describe(),
-        report.tiers,
-        report.positions,
-        report.elapsed.as_secs_f64()
-    )?;
-    Ok(())
-}
-
-/// Opens the database for play, query and analyze. A `memory:` database starts
-/// empty, so the game is solved into it first, in this process.
-fn solved_db(game: &GameHandle, resource: &str) -> anyhow::Result<Arc<dyn Database>> {
-    let db = db::open(resource, &game_key(game))?;
-    if resource.starts_with("memory") {
-        log::info!(
-            "solving {} ({}) in memory first",
-            game.module_name(),
-            game.variant()
-        );
-        let progress = progress::for_stderr();
-        solver::solve(
-            game,
-            db.as_ref(),
-            &SolveOptions::default(),
-            progress.as_ref(),
-        )?;
-    } else if db.stored_tiers()?.is_empty() {
-        log::warn!(
-            "{} holds no solved tiers: every position is unsolved (run `host --plugin {} solve --db {resource}` first)",
-            db.describe(),
-            game.module_name()
-        );
-    }
-    Ok(db)
-}
-
-/// `host serve`: every module given, or every one found next to the binary.
-fn serve_command(cli: &Cli, db: &str, addr: &str, cache_mb: u64) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        cli.variant.is_none(),
-        "serve offers every variant of each module; drop --variant"
-    );
-    let modules = if cli.plugin.is_empty() {
-        let found = loader::discover();
-        log::info!(
-            "no --plugin given: serving the {} modules found next to the host binary",
-            found.len()
-        );
-        found
-    } else {
-        cli.plugin
-            .iter()
-            .map(|spec| loader::load(spec))
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    let budget = serve::cache::Budget::new(cache_mb.saturating_mul(1 << 20));
-    let catalog = serve::catalog::Catalog::open(&modules, db, budget)?;
-    let options = serve::ServeOptions {
-        addr: addr.to_string(),
-    };
-    serve::run(catalog, &options)?;
-    Ok(())
-}
-
 fn run(cli: Cli) -> anyhow::Result<()> {
-    if let Command::Serve { db, addr, cache_mb } = &cli.command {
-        return serve_command(&cli, db, addr, *cache_mb);
+    // Commands that need no module.
+    match &cli.command {
+        Command::List { json } => return cli::list::run(*json),
+        Command::InstallPlugin {
+            path,
+            dir,
+            force,
+            json,
+        } => {
+            let args = InstallArgs {
+                path: path.clone(),
+                dir: dir.clone(),
+                force: *force,
+            };
+            return cli::install::run(&args, *json);
+        }
+        Command::Completions { shell } => {
+            return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
+        }
+        Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
+        Command::Serve { db, addr, cache_mb } => {
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = ServeArgs {
+                plugins: cli.plugin.clone(),
+                variant_given: cli.variant.is_some(),
+                addr: addr.clone(),
+                cache_mb: *cache_mb,
+            };
+            return cli::serve::run(&choice, &args);
+        }
+        _ => {}
     }
-    let spec = match cli.plugin.as_slice() {
-        [] => anyhow::bail!(
-            "no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier)"
-        ),
-        [one] => one.as_str(),
-        more => anyhow::bail!(
-            "--plugin is given {} times; only serve takes several modules",
-            more.len()
-        ),
+    let plugin = match cli.plugin.as_slice() {
+        [] => None,
+        [one] => Some(one.as_str()),
+        more => {
+            return Err(CliError::Usage(format!(
+                "--plugin is given {} times; only serve takes several modules",
+                more.len()
+            ))
+            .into())
+        }
     };
-    let module = loader::load(spec)?;
+    let inv = Invocation::new(plugin)?;
+    let module = loader::load(&inv.plugin)?;
     let game = module.open(cli.variant.as_deref())?;
     match cli.command {
         Command::Info { json, db } => {
@@ -429,6 +372,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             db,
             threads,
             force,
+            json,
             parents,
             no_wait,
             memory_limit,
@@ -437,25 +381,34 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             reachable,
         } => {
-            let wait = if no_wait {
-                LockWait::NoWait
-            } else {
-                LockWait::Wait
-            };
-            let options = SolveOptions {
-                force,
-                parents: parents.into(),
-                memory: solver::memory::MemoryCheck {
-                    limit: memory_limit,
-                    ignore: ignore_memory_check,
-                    reverse_graph: false,
+            set_threads(threads)?;
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = SolveArgs {
+                options: SolveOptions {
+                    force,
+                    parents: parents.into(),
+                    memory: solver::memory::MemoryCheck {
+                        limit: memory_limit,
+                        ignore: ignore_memory_check,
+                        reverse_graph: false,
+                    },
+                    verify,
+                    seed,
                 },
-                verify,
-                seed,
+                wait: if no_wait {
+                    LockWait::NoWait
+                } else {
+                    LockWait::Wait
+                },
+                reachable,
+                json,
             };
-            solve(&game, &db, threads, wait, &options, reachable)?
+            cli::solve::run(&game, &choice, &args)?;
         }
-        Command::Verify { db } => verify_db(&game, &db)?,
+        Command::Verify { db } => {
+            let choice = DbChoice::resolve(db.as_deref())?;
+            cli::verify::run(&game, &inv, &choice)?;
+        }
         Command::Play {
             db,
             first,
@@ -464,25 +417,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             remoteness,
             false_hope,
             depth,
+            json,
         } => {
-            let db = solved_db(&game, &db)?;
-            let stdin = std::io::stdin();
+            let choice = DbChoice::resolve(db.as_deref())?;
             let options = PlayOptions {
                 sides: [first.into(), second.into()],
                 seed,
                 winby: !remoteness,
                 false_hope,
-                echo: !stdin.is_terminal(),
+                echo: false,
                 depth,
             };
-            let out = std::io::stdout();
-            if stdin.is_terminal() && out.is_terminal() {
-                // A person at a terminal: line editing, history and Tab completion.
-                let mut editor = prompt::Editor::new().context("setting up the terminal")?;
-                play::play_with(&game, db.as_ref(), &options, &mut editor, out.lock())?;
-            } else {
-                play::play(&game, db.as_ref(), &options, stdin.lock(), out.lock())?;
-            }
+            cli::play::run(&game, &inv, &choice, &PlayArgs { options, json })?;
         }
         Command::Query {
             db,
@@ -490,60 +436,33 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             depth,
             position,
         } => {
-            // Parse first: a typo should not wait for a solve.
-            let p = query::parse_position(&game, position.as_deref())?;
-            let db = solved_db(&game, &db)?;
-            if let Some(depth) = depth {
-                let r = gamesman_host::search::search(&game, Some(db.as_ref()), p, depth)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-                let best = match r.best {
-                    Some(m) => game.move_to_text(p, m)?,
-                    None => "none".to_string(),
-                };
-                let verdict = match r.plies_to_end() {
-                    Some(n) if r.score > 0 => format!("forced win in {n} plies"),
-                    Some(n) => format!("forced loss in {n} plies"),
-                    None => format!("score {} for the player to move", r.score),
-                };
-                outln!(
-                    "search to depth {depth}: best move {best}, {verdict} ({} positions)",
-                    r.nodes
-                )?;
-            }
-            let ranking = query::query(&game, db.as_ref(), p)?;
-            let solution = query::shortest_solution(&game, db.as_ref(), p)?;
-            if json {
-                let mut report = query::report(&game, &ranking)?;
-                report.solution = solution;
-                outln!("{}", serde_json::to_string_pretty(&report)?)?;
-            } else {
-                out!("{}", query::text(&game, &ranking)?)?;
-                if let Some(line) = solution {
-                    outln!(
-                        "shortest solution ({} moves): {}",
-                        line.len(),
-                        line.join(" ")
-                    )?;
-                }
-            }
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = QueryArgs {
+                position,
+                depth,
+                json,
+            };
+            cli::query::run(&game, &inv, &choice, &args)?;
         }
-        Command::Serve { .. } => unreachable!("served above"),
-        Command::Analyze { db, json, plot } => {
-            if let Some(path) = &plot {
-                plot::check_path(path)?;
-            }
-            let db = solved_db(&game, &db)?;
-            let analysis = analyze::analyze(&game, db.as_ref())?;
-            if let Some(path) = &plot {
-                plot::plot(&analysis, path)?;
-                log::info!("wrote the histogram to {}", path.display());
-            }
-            if json {
-                outln!("{}", serde_json::to_string_pretty(&analysis)?)?;
-            } else {
-                out!("{}", analyze::text(&analysis))?;
-            }
+        Command::Analyze {
+            db,
+            json,
+            plot,
+            log_scale,
+        } => {
+            let choice = DbChoice::resolve(db.as_deref())?;
+            let args = AnalyzeArgs {
+                json,
+                plot,
+                log_scale,
+            };
+            cli::analyze::run(&game, &inv, &choice, &args)?;
         }
+        Command::List { .. }
+        | Command::Serve { .. }
+        | Command::InstallPlugin { .. }
+        | Command::Completions { .. }
+        | Command::Man => unreachable!("handled above"),
     }
     Ok(())
 }
@@ -552,19 +471,20 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are not errors; a usage error is JSON when --json is asked.
+        Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let message = first.trim_start_matches("error: ").to_string();
+            return exit::report(&cli::CliError::Usage(message).into(), true);
+        }
+        Err(e) => e.exit(),
+    };
+    let json = cli.command.json();
     match run(cli).and_then(|()| Ok(std::io::stdout().flush()?)) {
         Ok(()) => ExitCode::SUCCESS,
-        // The reader of our output went away (`| head`): it has what it wanted.
-        Err(e) if messages::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // Ignored: with stderr closed too there is no one left to tell.
-            let _ = writeln!(
-                std::io::stderr(),
-                "error: {}",
-                messages::error_paragraph(e.as_ref())
-            );
-            ExitCode::FAILURE
-        }
+        Err(e) => exit::report(&e, json),
     }
 }

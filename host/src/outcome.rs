@@ -1,5 +1,7 @@
 //! Words for records: "win in 5", "win by 8 in 11", "tie in 9", "draw", and for
-//! puzzles "solvable in 12" / "unsolvable". Presentation only; shared by every command.
+//! puzzles "solvable in 12" / "unsolvable". Text and JSON use the same value names
+//! (`value_name`): win, lose, tie, draw for games, solvable and unsolvable for puzzles,
+//! unsolved for positions without a record. Presentation only; shared by every command.
 
 use crate::record::Record;
 use gamesman_plugin_api::{Player, Value};
@@ -12,9 +14,7 @@ pub fn describe(record: &Record, players: u8, winby: bool) -> String {
     if players == 1 {
         return match v {
             Value::WIN => format!("solvable in {r}"),
-            Value::UNDECIDED => "unsolved".into(),
-            Value::TIE => format!("ends without a solution in {r}"),
-            _ => "unsolvable".into(),
+            _ => value_name(v, players).into(),
         };
     }
     match (v, record.winby.filter(|_| winby)) {
@@ -62,13 +62,18 @@ pub fn prediction(record: &Record, players: u8, mover: Player, winby: bool) -> S
     }
 }
 
-/// The JSON name of a value: win, lose, tie, draw, or unsolved.
-pub fn value_name(v: Value) -> &'static str {
-    match v {
-        Value::WIN => "win",
-        Value::LOSE => "lose",
-        Value::TIE => "tie",
-        Value::DRAW => "draw",
+/// The name of a value, in text and JSON alike: win, lose, tie, draw or unsolved; for a
+/// puzzle (`players == 1`) solvable, or unsolvable for every other decided value (a
+/// dead end, a loop, or an end without a solution), or unsolved.
+pub fn value_name(v: Value, players: u8) -> &'static str {
+    match (players, v) {
+        (_, Value::UNDECIDED) => "unsolved",
+        (1, Value::WIN) => "solvable",
+        (1, Value::LOSE) | (1, Value::TIE) | (1, Value::DRAW) => "unsolvable",
+        (_, Value::WIN) => "win",
+        (_, Value::LOSE) => "lose",
+        (_, Value::TIE) => "tie",
+        (_, Value::DRAW) => "draw",
         _ => "unsolved",
     }
 }
@@ -97,6 +102,27 @@ mod tests {
         assert_eq!(describe(&r(Value::WIN, 4, None), 1, false), "solvable in 4");
         assert_eq!(describe(&r(Value::DRAW, 0, None), 1, false), "unsolvable");
         assert_eq!(describe(&Record::UNSOLVED, 2, false), "unsolved");
+        assert_eq!(describe(&r(Value::TIE, 3, None), 1, false), "unsolvable");
+        assert_eq!(describe(&Record::UNSOLVED, 1, false), "unsolved");
+    }
+
+    #[test]
+    fn puzzles_and_games_name_values_their_own_way() {
+        assert_eq!(value_name(Value::WIN, 2), "win");
+        assert_eq!(value_name(Value::DRAW, 2), "draw");
+        assert_eq!(value_name(Value::WIN, 1), "solvable");
+        assert_eq!(value_name(Value::LOSE, 1), "unsolvable");
+        assert_eq!(value_name(Value::DRAW, 1), "unsolvable");
+        assert_eq!(value_name(Value::UNDECIDED, 1), "unsolved");
+        // The words of a puzzle's record begin with its value's name.
+        for v in [Value::WIN, Value::LOSE, Value::TIE, Value::DRAW] {
+            let rec = Record {
+                value: v,
+                remoteness: 4,
+                winby: None,
+            };
+            assert!(describe(&rec, 1, false).starts_with(value_name(v, 1)));
+        }
     }
 
     #[test]

@@ -66,6 +66,30 @@ pub enum GameEnd {
     EndOfInput,
 }
 
+/// Told about every move and take-back of a game, as it happens (`play --json` writes
+/// them as JSON lines). The default methods do nothing.
+pub trait PlayObserver {
+    /// `m` was played from `before` by `by` (a human when `by_human`).
+    fn moved(
+        &mut self,
+        _before: TierPosition,
+        _m: &RankedMove,
+        _by: Player,
+        _by_human: bool,
+    ) -> Result<(), PlayError> {
+        Ok(())
+    }
+    /// `moves` moves were taken back; the game is at `now`.
+    fn took_back(&mut self, _moves: usize, _now: TierPosition) -> Result<(), PlayError> {
+        Ok(())
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Unobserved;
+
+impl PlayObserver for Unobserved {}
+
 /// Why the player stopped with an error. Module and ranking errors end the game only
 /// where there is nothing to go back to (the first position); elsewhere they are
 /// reported at the prompt.
@@ -134,6 +158,7 @@ fn lists_moves(message: &str, legal: &[&str]) -> bool {
 
 struct Session<'a, W> {
     game: &'a GameHandle,
+    observer: &'a mut dyn PlayObserver,
     db: &'a dyn Database,
     sides: [Side; 2],
     rng: StdRng,
@@ -167,8 +192,21 @@ pub fn play_with<W: Write>(
     input: &mut dyn CommandInput,
     out: W,
 ) -> Result<GameEnd, PlayError> {
+    play_observed(game, db, options, input, out, &mut Unobserved)
+}
+
+/// `play_with`, telling `observer` about every move and take-back.
+pub fn play_observed<W: Write>(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &PlayOptions,
+    input: &mut dyn CommandInput,
+    out: W,
+    observer: &mut dyn PlayObserver,
+) -> Result<GameEnd, PlayError> {
     let mut s = Session {
         game,
+        observer,
         db,
         sides: options.sides,
         rng: match options.seed {
@@ -300,6 +338,7 @@ impl<W: Write> Session<'_, W> {
         let taken = self.history.len() - i;
         self.position = self.history[i].before;
         self.history.truncate(i);
+        self.observer.took_back(taken, self.position)?;
         writeln!(
             self.out,
             "The game cannot go on from that position: took back {taken} move{}.",
@@ -408,9 +447,15 @@ impl<W: Write> Session<'_, W> {
             self.name(ranking.mover),
             m.text
         )?;
+        self.make_move(m, ranking.mover, false)
+    }
+
+    /// Plays `m` for `by`, remembering how to take it back.
+    fn make_move(&mut self, m: &RankedMove, by: Player, by_human: bool) -> Result<(), PlayError> {
+        self.observer.moved(self.position, m, by, by_human)?;
         self.history.push(Step {
             before: self.position,
-            by_human: false,
+            by_human,
         });
         self.position = m.child;
         Ok(())
@@ -480,11 +525,7 @@ impl<W: Write> Session<'_, W> {
             }
             text => {
                 if let Some(m) = self.parse_move(ranking, text)? {
-                    self.history.push(Step {
-                        before: self.position,
-                        by_human: true,
-                    });
-                    self.position = m.child;
+                    self.make_move(m, ranking.mover, true)?;
                     return Ok(ControlFlow::Break(Next::Continue));
                 }
             }
@@ -579,6 +620,7 @@ impl<W: Write> Session<'_, W> {
         let taken = self.history.len() - i;
         self.position = self.history[i].before;
         self.history.truncate(i);
+        self.observer.took_back(taken, self.position)?;
         writeln!(
             self.out,
             "Took back {taken} move{}.",

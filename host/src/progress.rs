@@ -1,10 +1,12 @@
 //! Showing a solve's progress: bars (overall and per tier, with positions/s and ETA)
-//! when stderr is a terminal, log lines otherwise. Presentation only.
+//! when stderr is a terminal, log lines otherwise, numbers as `numbers` writes them.
+//! Presentation only.
 
+use crate::numbers::{count, rate, rate_over, seconds};
 use crate::solver::SolveProgress;
 use crate::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::Tier;
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -19,28 +21,6 @@ pub fn for_stderr() -> Box<dyn SolveProgress> {
     }
 }
 
-fn rate(positions: u64, took: Duration) -> String {
-    let s = took.as_secs_f64();
-    if s <= 0.0 {
-        "-".into()
-    } else {
-        human(positions as f64 / s)
-    }
-}
-
-/// A number with a k/M/G suffix.
-pub fn human(x: f64) -> String {
-    if x >= 1e9 {
-        format!("{:.2}G", x / 1e9)
-    } else if x >= 1e6 {
-        format!("{:.2}M", x / 1e6)
-    } else if x >= 1e3 {
-        format!("{:.1}k", x / 1e3)
-    } else {
-        format!("{x:.0}")
-    }
-}
-
 /// Log lines, one per tier.
 pub struct Lines;
 
@@ -48,9 +28,9 @@ impl SolveProgress for Lines {
     fn start(&self, graph: &TierGraph, to_solve: u64) {
         log::info!(
             "{} tiers, {} positions; {} positions to solve",
-            graph.order.len(),
-            graph.total_positions(),
-            to_solve
+            count(graph.order.len() as u64),
+            count(graph.total_positions()),
+            count(to_solve)
         );
     }
     fn reused(&self, node: &TierNode) {
@@ -68,7 +48,7 @@ impl SolveProgress for Lines {
             "solving tier {} ({}), {} positions",
             node.tier,
             node.name,
-            node.size
+            count(node.size)
         );
     }
     fn advance(&self, _: &TierNode, _: u64) {}
@@ -77,12 +57,12 @@ impl SolveProgress for Lines {
     }
     fn tier_finished(&self, node: &TierNode, took: Duration) {
         log::info!(
-            "solved tier {} ({}): {} positions in {:.2?} ({} positions/s)",
+            "solved tier {} ({}): {} positions in {} ({} positions/s)",
             node.tier,
             node.name,
-            node.size,
-            took,
-            rate(node.size, took)
+            count(node.size),
+            seconds(took),
+            rate_over(node.size, took)
         );
     }
     fn finish(&self) {}
@@ -117,12 +97,19 @@ impl SolveProgress for Bars {
         let bar = self.multi.add(ProgressBar::new(to_solve));
         bar.set_style(
             ProgressStyle::with_template(
-                "{prefix:>8} [{bar:40}] {human_pos}/{human_len} positions {per_sec} ETA {eta}",
+                "{prefix:>8} [{bar:40}] {human_pos}/{human_len} positions {rate} ETA {eta}",
             )
             .expect("template")
+            // indicatif's own {per_sec} prints four decimals; rates are whole here.
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}/s", rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
         );
-        bar.set_prefix(format!("{} tiers", graph.order.len()));
+        bar.set_prefix(format!("{} tiers", count(graph.order.len() as u64)));
         *self.overall.lock().expect("bars") = Some(bar);
     }
     fn reused(&self, _: &TierNode) {}

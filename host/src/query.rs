@@ -42,7 +42,8 @@ pub struct QueryReport {
     pub tier: u64,
     /// The tier's name.
     pub tier_name: String,
-    /// win, lose, tie, draw or unsolved, for the player to move.
+    /// win, lose, tie, draw or unsolved, for the player to move (for puzzles
+    /// solvable, unsolvable or unsolved), as the text says it (`outcome::value_name`).
     pub value: &'static str,
     /// Moves to the end with perfect play (null when unsolved or a draw).
     pub remoteness: Option<u32>,
@@ -78,7 +79,8 @@ pub struct MoveReport {
     pub move_value: &'static str,
 }
 
-fn remoteness_of(r: &Record) -> Option<u32> {
+/// The remoteness a report shows: none for draws and unsolved positions.
+pub fn remoteness_of(r: &Record) -> Option<u32> {
     // A draw's stored remoteness means nothing; unsolved positions have none.
     match r.value {
         Value::WIN | Value::LOSE | Value::TIE => Some(r.remoteness),
@@ -114,6 +116,7 @@ pub fn query(game: &GameHandle, db: &dyn Database, p: TierPosition) -> Result<Ra
 /// The JSON report of a ranking.
 pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, QueryError> {
     let p = ranking.position;
+    let players = game.properties().players;
     let moves = ranking
         .moves
         .iter()
@@ -121,10 +124,10 @@ pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, Query
             Ok(MoveReport {
                 mv: m.text.clone(),
                 position: game.position_to_text(m.child)?,
-                value: value_name(m.record.value),
+                value: value_name(m.record.value, players),
                 remoteness: remoteness_of(&m.record),
                 winby: m.record.winby,
-                move_value: value_name(m.move_value),
+                move_value: value_name(m.move_value, players),
             })
         })
         .collect::<Result<Vec<_>, ModuleError>>()?;
@@ -132,7 +135,7 @@ pub fn report(game: &GameHandle, ranking: &Ranking) -> Result<QueryReport, Query
         position: game.position_to_text(p)?,
         tier: p.tier.0,
         tier_name: game.tier_name(p.tier)?,
-        value: value_name(ranking.record.value),
+        value: value_name(ranking.record.value, players),
         remoteness: remoteness_of(&ranking.record),
         winby: ranking.record.winby,
         moves,
@@ -178,16 +181,6 @@ pub fn shortest_solution(
     Ok(Some(line))
 }
 
-/// A move's value for its mover in one word; puzzles speak of solving.
-fn value_words(v: Value, players: u8) -> &'static str {
-    match (players, v) {
-        (1, Value::WIN) => "solvable",
-        (1, Value::TIE) => "no solution",
-        (1, Value::LOSE) | (1, Value::DRAW) => "unsolvable",
-        _ => value_name(v),
-    }
-}
-
 /// The moves of a ranking as a table for people: move, result for the mover,
 /// remoteness, margin (WinBy games), and the position reached.
 pub fn moves_table(game: &GameHandle, ranking: &Ranking) -> Result<String, ModuleError> {
@@ -220,7 +213,7 @@ pub fn moves_table(game: &GameHandle, ranking: &Ranking) -> Result<String, Modul
     for m in &ranking.moves {
         let mut row = vec![
             m.text.clone(),
-            value_words(m.move_value, players).to_string(),
+            value_name(m.move_value, players).to_string(),
             remoteness_of(&m.record).map_or("-".into(), |r| r.to_string()),
         ];
         if winby {

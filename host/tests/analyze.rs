@@ -5,7 +5,7 @@
 
 mod harness;
 
-use harness::{canonical, host, reachable, solved_file_db, Board, Minimax, V};
+use harness::{canonical, host, host_module, reachable, solved_file_db, Board, Minimax, V};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, HashSet};
 
@@ -154,10 +154,10 @@ fn text_tables_and_plots() {
         assert!(run.success, "{}", run.stderr);
         assert!(run
             .stdout
-            .contains("Reachable from the initial position: 5478 positions"));
+            .contains("Reachable from the initial position: 5,478 positions"));
         assert!(run
             .stdout
-            .contains("All legal positions in the database: 5478 positions"));
+            .contains("All legal positions in the database: 5,478 positions"));
         assert!(run
             .stdout
             .contains("largest remoteness: 9 (tie), for example --------- (tier 9)"));
@@ -172,4 +172,152 @@ fn text_tables_and_plots() {
     let run = host(&["analyze", "--db", "memory:", "--plot", "h.gif"], "");
     assert!(!run.success);
     assert!(run.stderr.contains(".svg or .png"), "{}", run.stderr);
+}
+
+/// The texts of an SVG's `<text>` elements, in order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
+}
+
+fn plot_svg(module: Option<&str>, args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("p.svg");
+    let mut all = vec![
+        "analyze",
+        "--db",
+        "memory:",
+        "--plot",
+        svg.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let run = match module {
+        Some(m) => host_module(m, &all),
+        None => host(&all, ""),
+    };
+    assert!(run.success, "{}", run.stderr);
+    (std::fs::read_to_string(&svg).unwrap(), run.stdout)
+}
+
+#[test]
+fn plots_show_draws_as_their_own_series() {
+    // whirly's two-colours level: 589 solvable positions and 993 that never reach a
+    // solution (draws), counted on the same page as a bar of their own.
+    let (svg, _) = plot_svg(Some("whirly"), &["--variant", "two-colours", "--json"]);
+    let texts = svg_texts(&svg);
+    for label in ["solvable", "unsolvable (never ends)", "never ends"] {
+        assert!(texts.iter().any(|t| t == label), "{label} in {texts:?}");
+    }
+    // mtttier has no draws: no draw bar, and ties are a series of their own.
+    let (svg, _) = plot_svg(None, &[]);
+    let texts = svg_texts(&svg);
+    for label in ["win", "lose", "tie"] {
+        assert!(texts.iter().any(|t| t == label), "{label} in {texts:?}");
+    }
+    assert!(!texts.iter().any(|t| t == "draw"), "{texts:?}");
+}
+
+#[test]
+fn winby_games_get_a_chart_of_margins() {
+    let (svg, out) = plot_svg(Some("miceblocks"), &["--variant", "base3", "--json"]);
+    let j: Json = serde_json::from_str(&out).unwrap();
+    // Margins of decided positions add up to the decided positions.
+    for section in ["reachable", "legal"] {
+        let c = &j[section]["counts"];
+        let decided: u64 = ["win", "lose", "tie"]
+            .iter()
+            .map(|k| c["by_value"][*k].as_u64().unwrap())
+            .sum();
+        let rows = c["by_margin"].as_array().unwrap();
+        let margins: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
+        assert_eq!(margins, decided, "{section}");
+        assert!(rows.len() >= 2, "{section}: {rows:?}");
+    }
+    let texts = svg_texts(&svg);
+    assert!(
+        texts.iter().any(|t| t.ends_with("by WinBy margin")),
+        "{texts:?}"
+    );
+    // Base 3 reachable: player 2 ahead by 3, or even.
+    for label in ["player 2 ahead", "even", "-3", "0"] {
+        assert!(texts.iter().any(|t| t == label), "{label} in {texts:?}");
+    }
+    assert!(
+        svg.contains(r#"height="1200""#),
+        "two charts, one above the other"
+    );
+    // A game without WinBy has no margins and one chart.
+    let (svg, out) = plot_svg(None, &["--json"]);
+    assert!(!out.contains("by_margin"));
+    assert!(svg.contains(r#"height="600""#));
+}
+
+#[test]
+fn the_log_scale_labels_powers_of_ten() {
+    let numbers = |svg: &str| -> Vec<String> {
+        svg_texts(svg)
+            .into_iter()
+            .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == ','))
+            .collect()
+    };
+    let (linear, _) = plot_svg(None, &[]);
+    let (log, _) = plot_svg(None, &["--log-scale"]);
+    let (linear, log) = (numbers(&linear), numbers(&log));
+    for power in ["1", "10", "100", "1,000"] {
+        assert!(log.contains(&power.to_string()), "{power} in {log:?}");
+    }
+    assert!(linear.contains(&"0".to_string()), "{linear:?}");
+    assert!(!linear.contains(&"10".to_string()) || !linear.contains(&"1".to_string()));
+    // --log-scale only means something with --plot.
+    let run = host(&["analyze", "--db", "memory:", "--log-scale"], "");
+    assert!(!run.success);
+}
+
+#[test]
+fn a_bad_plot_path_is_refused_before_any_work() {
+    // The database is empty, so any work would end in "no database" (exit 4): the plot
+    // path must be refused first, plainly.
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("file:{}", dir.path().display());
+    let missing = dir.path().join("no/such/dir/h.svg");
+    let run = host(
+        &["analyze", "--db", &db, "--plot", missing.to_str().unwrap()],
+        "",
+    );
+    assert!(!run.success);
+    let want = format!(
+        "error: cannot plot to {}: the directory {} does not exist\n",
+        missing.display(),
+        missing.parent().unwrap().display()
+    );
+    assert_eq!(run.stderr, want);
+    let run = host(
+        &[
+            "analyze",
+            "--db",
+            &db,
+            "--plot",
+            dir.path().to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.stderr.contains(".svg or .png"), "{}", run.stderr);
+    let as_dir = dir.path().join("d.png");
+    std::fs::create_dir(&as_dir).unwrap();
+    let run = host(
+        &["analyze", "--db", &db, "--plot", as_dir.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: cannot plot to {}: it is a directory\n",
+            as_dir.display()
+        )
+    );
 }

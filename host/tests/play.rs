@@ -175,17 +175,38 @@ fn unsolved_tiers_are_played_with_random_moves() {
         out.contains("Game over: the game is a tie after 9 moves."),
         "{out}"
     );
-    // Nothing solved at all: the default database in an empty directory.
+    // Nothing solved at all: the default database (an empty data directory) is an
+    // error naming the solve command (issue 24), exit code 4 ...
     let empty = tempfile::tempdir().unwrap();
     let run = host_in(Some(empty.path()), &["play", "--seed", "1"], "hint\n5\n");
+    assert!(!run.success);
+    assert!(
+        run.stderr
+            .contains("there is no database of mtttier (regular)")
+            && run.stderr.contains("--plugin")
+            && run.stderr.contains("--variant regular solve`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    // ... unless the computer searches where the database has nothing (--depth).
+    let run = host_in(
+        Some(empty.path()),
+        &["play", "--seed", "1", "--depth", "2"],
+        "hint\n5\n",
+    );
     assert!(run.success, "{}", run.stderr);
     assert!(
-        run.stderr.contains("holds no solved tiers"),
+        run.stderr.contains("holds nothing of mtttier (regular)"),
         "{}",
         run.stderr
     );
     assert!(run.stdout.contains("No hint: this position is unsolved"));
-    assert!(run.stdout.contains("Player 2 (computer) plays"));
+    assert!(
+        run.stdout.contains("best move of a 2-ply search"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A WinBy game: player one wins at once by 1 (n1), or in three moves by 3 (n2).

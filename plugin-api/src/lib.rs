@@ -55,5 +55,10 @@ pub mod types;
 
 #[doc(hidden)]
 pub use abi_stable;
+
+/// The README's example module, compiled as a doctest so it keeps up with the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;
 pub use game::{Game, List, Properties, VariantInfo};
 pub use types::{Move, Player, Tier, TierPosition, UndoMove, Value, BAD_TIER};

@@ -80,6 +80,33 @@ impl RunOutput {
     }
 }
 
+impl RunOutput {
+    /// Asserts the command failed with `--json` the way the host does: exit code
+    /// `code`, no panic noise, and on stdout exactly one JSON object `{"error",
+    /// "kind", "exit_code"}` with that kind and code. Returns the error message.
+    pub fn assert_json_failure(&self, kind: &str, code: i32) -> String {
+        let d = self.describe();
+        assert_eq!(self.status.code(), Some(code), "exit code:\n{d}");
+        assert_no_panic_noise(&self.stderr, &d);
+        let v: serde_json::Value = serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout must be one JSON object ({e}):\n{d}"));
+        assert_eq!(v["kind"], kind, "{d}");
+        assert_eq!(v["exit_code"], code, "{d}");
+        assert_eq!(v.as_object().map(|o| o.len()), Some(3), "{d}");
+        v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("error is a string:\n{d}"))
+            .to_string()
+    }
+
+    /// Asserts a clean failure (`assert_clean_failure`) with exit code `code`.
+    pub fn assert_failure_code(&self, code: i32) -> String {
+        let text = self.assert_clean_failure();
+        assert_eq!(self.status.code(), Some(code), "{}", self.describe());
+        text
+    }
+}
+
 /// Asserts `stderr` shows no sign of a panic reaching the user: no "thread '...'
 /// panicked", no backtrace, no abi_stable abort message.
 pub fn assert_no_panic_noise(stderr: &str, context: &str) {
@@ -198,14 +225,33 @@ fn run_full(
     }
 }
 
-/// Runs the `host` binary at `host` with `args`, with panic backtraces switched on
-/// (so any panic that reaches the user would show) and logging at its default.
-pub fn run_host(host: &Path, args: &[&str]) -> RunOutput {
+/// A `host` command with panic backtraces switched on (so any panic that reaches the
+/// user would show), logging at its default, and the user's own settings kept out:
+/// `GAMESMAN_DB` and `GAMESMAN_PLUGIN_PATH` unset, and `XDG_DATA_HOME` pointed at a
+/// directory under `target/` so no test reads or writes the real per-user data
+/// directory (its database or installed plugins).
+pub fn host_command(host: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(host);
     cmd.args(args)
         .env("RUST_BACKTRACE", "1")
-        .env_remove("RUST_LOG");
-    run(cmd, DEFAULT_TIMEOUT)
+        .env_remove("RUST_LOG")
+        .env_remove("GAMESMAN_DB")
+        .env_remove("GAMESMAN_PLUGIN_PATH")
+        .env("XDG_DATA_HOME", isolated_data_home(host));
+    cmd
+}
+
+/// The stand-in for `$XDG_DATA_HOME` that `host_command` sets: `e2e-data-home` next to
+/// the binary, never the user's.
+pub fn isolated_data_home(host: &Path) -> std::path::PathBuf {
+    host.parent()
+        .expect("the host binary lies in a directory")
+        .join("e2e-data-home")
+}
+
+/// Runs the `host` binary at `host` with `args` (see `host_command`).
+pub fn run_host(host: &Path, args: &[&str]) -> RunOutput {
+    run(host_command(host, args), DEFAULT_TIMEOUT)
 }
 
 #[cfg(test)]

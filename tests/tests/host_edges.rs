@@ -44,7 +44,11 @@ fn a_module_error_during_play_is_reported_and_the_game_goes_on() {
     let resource = format!("file:{}", db.path().display());
     let p = path("fixture_panicky");
     let r = play(
-        &["--plugin", &p, "play", "--db", &resource, "--seed", "1"],
+        // --depth: the database is empty (nothing solved), which play refuses
+        // unless a search stands in for it.
+        &[
+            "--plugin", &p, "play", "--db", &resource, "--seed", "1", "--depth", "1",
+        ],
         b"2\n2\nquit\n",
     );
     let d = r.describe();
@@ -88,6 +92,9 @@ fn chess_prompt_refuses_any_utf8_and_lists_the_legal_moves_once() {
             &resource,
             "--seed",
             "3",
+            // The database is empty: a shallow search plays for the computer.
+            "--depth",
+            "1",
         ],
         input,
     );

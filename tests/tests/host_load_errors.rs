@@ -5,7 +5,7 @@
 //! with which file). Panicking modules are in `host_panics.rs`; this file must not
 //! depend on the wording of anything but the error it provokes.
 
-use e2e_tests::run::run_host;
+use e2e_tests::run::{isolated_data_home, run_host};
 use e2e_tests::workspace::{artifact_dir, host_binary, plugin, plugin_api_version};
 use std::path::Path;
 
@@ -41,10 +41,39 @@ fn missing_file() {
 
 #[test]
 fn bare_name_not_found_says_where_it_looked() {
-    let e = info_error("nosuchgame");
-    assert_contains(&e, "no game module at nosuchgame");
-    let expected = artifact_dir().join("libnosuchgame.so");
-    assert_contains(&e, &format!("looked for {}", expected.display()));
+    let r = run_host(&host_binary(), &["--plugin", "nosuchgame", "info"]);
+    let e = r.assert_failure_code(3);
+    assert_contains(
+        &e,
+        "no game module named 'nosuchgame': looked for libnosuchgame.so in",
+    );
+    // Every directory of the search path, in order: the (isolated) user plugin
+    // directory, then the host's own.
+    let user = isolated_data_home(&host_binary()).join("gamesman/plugins");
+    assert_contains(
+        &e,
+        &format!("in {}, {}.", user.display(), artifact_dir().display()),
+    );
+    assert_contains(&e, "host install-plugin PATH");
+}
+
+#[test]
+fn a_directory_is_named_as_a_directory() {
+    // Issue 22: a directory given as --plugin was reported as "no game module".
+    let dir = artifact_dir();
+    let e = run_host(&host_binary(), &["--plugin", dir.to_str().unwrap(), "info"])
+        .assert_failure_code(3);
+    assert_contains(
+        &e,
+        &format!("{} is a directory, not a game module", dir.display()),
+    );
+    // What to give instead: a library inside it, or the directory on the search path.
+    assert_contains(&e, &format!("for example {}/lib", dir.display()));
+    assert_contains(&e, "GAMESMAN_PLUGIN_PATH");
+    let empty = tempfile::tempdir().expect("temp dir");
+    let e = info_error(empty.path().to_str().unwrap());
+    assert_contains(&e, "is a directory, not a game module");
+    assert_contains(&e, "it holds no .so file");
 }
 
 #[test]

@@ -26,7 +26,13 @@ fn info_names_module_and_function() {
         if json {
             args.push("--json");
         }
-        let e = run_host(&host_binary(), &args).assert_clean_failure();
+        let r = run_host(&host_binary(), &args);
+        // A module failure is exit code 3; with --json the error is a JSON object.
+        let e = if json {
+            r.assert_json_failure("module", 3)
+        } else {
+            r.assert_failure_code(3)
+        };
         assert!(
             e.contains("game module 'panicky' failed in position_to_text"),
             "json={json}: {e}"

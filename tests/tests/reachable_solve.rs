@@ -118,7 +118,7 @@ fn the_command_line_solves_queries_and_analyzes_reachable_only() {
     r.assert_success();
     assert!(
         r.stdout
-            .contains("62789 positions reachable from the start of 17006112"),
+            .contains("62,789 positions reachable from the start of 17,006,112"),
         "{}",
         r.describe()
     );
@@ -152,7 +152,7 @@ fn the_command_line_solves_queries_and_analyzes_reachable_only() {
     assert!(r.stdout.contains("(reachable-only)"), "{}", r.describe());
     assert!(r
         .stdout
-        .contains("Reachable from the initial position: 62789 positions"));
+        .contains("Reachable from the initial position: 62,789 positions"));
     assert!(r.stdout.contains("All legal positions: not stored"));
     let r = with(&["analyze", "--json", "--db", &db]);
     let v: Json = serde_json::from_str(&r.stdout).unwrap();
@@ -162,8 +162,9 @@ fn the_command_line_solves_queries_and_analyzes_reachable_only() {
     let r = with(&["info", "--db", &db]);
     r.assert_success();
     assert!(
-        r.stdout
-            .contains("reachable-only (solve --reachable), 13 of 13 tiers stored, 62789 positions"),
+        r.stdout.contains(
+            "reachable-only (solve --reachable), 13 of 13 tiers stored, 62,789 positions"
+        ),
         "{}",
         r.describe()
     );
@@ -218,7 +219,7 @@ fn a_reachable_solve_refuses_a_full_database() {
     ]);
     r.assert_success();
     assert!(
-        r.stdout.contains("5478 positions reachable"),
+        r.stdout.contains("5,478 positions reachable"),
         "{}",
         r.describe()
     );

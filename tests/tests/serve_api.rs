@@ -56,16 +56,31 @@ fn query_json(db: &str, game: &str, variant: &str, p: &str) -> Value {
 fn uni_remoteness(value: &Value, remoteness: &Value) -> Value {
     match (value.as_str().unwrap(), remoteness.as_u64()) {
         (_, Some(r)) => json!(r),
-        ("draw", None) => json!(-200),
+        ("draw" | "unsolvable", None) => json!(-200),
         _ => json!(-100),
     }
+}
+
+/// Asserts the API's value (GamesmanUni's words, for puzzles too) is the one `query
+/// --json` names (solvable and unsolvable for puzzles).
+fn same_value(api: &Value, q: &Value, what: &str) {
+    let ok = match q.as_str().unwrap() {
+        "solvable" => api == "win",
+        "unsolvable" => ["lose", "tie", "draw"].contains(&api.as_str().unwrap()),
+        _ => api == q,
+    };
+    assert!(ok, "{what}: the API says {api}, query says {q}");
 }
 
 /// Asserts the API's answer says what `query --json` says.
 fn agree(api: &Value, q: &Value) {
     let at = q["position"].as_str().unwrap();
     assert_eq!(api["position"], q["position"]);
-    assert_eq!(api["positionValue"], q["value"], "value at {at}");
+    same_value(
+        &api["positionValue"],
+        &q["value"],
+        &format!("value at {at}"),
+    );
     assert_eq!(
         api["remoteness"],
         uni_remoteness(&q["value"], &q["remoteness"]),
@@ -92,8 +107,8 @@ fn agree(api: &Value, q: &Value) {
         let what = format!("move {} at {at}", m["move"]);
         assert_eq!(a["move"], m["move"], "order of moves at {at}");
         assert_eq!(a["position"], m["position"], "{what}");
-        assert_eq!(a["positionValue"], m["value"], "{what}");
-        assert_eq!(a["moveValue"], m["move_value"], "{what}");
+        same_value(&a["positionValue"], &m["value"], &what);
+        same_value(&a["moveValue"], &m["move_value"], &what);
         assert_eq!(
             a["remoteness"],
             uni_remoteness(&m["value"], &m["remoteness"]),
@@ -150,7 +165,18 @@ fn answers_agree_with_query_json() {
         );
         for step in 0..8 {
             let p = at["position"].as_str().unwrap().to_string();
-            agree(&at, &query_json(&db, game, variant, &p));
+            if *variant == "tiny-push" {
+                // Not solved: `query` refuses an empty database, the API answers
+                // every position and move as unsolved.
+                assert_eq!(at["positionValue"], "unsolved", "{p}");
+                assert_eq!(at["remoteness"], -100, "{p}");
+                for m in at["moves"].as_array().unwrap() {
+                    assert_eq!(m["positionValue"], "unsolved", "{p}");
+                    assert_eq!(m["moveValue"], "unsolved", "{p}");
+                }
+            } else {
+                agree(&at, &query_json(&db, game, variant, &p));
+            }
             compared += 1;
             let moves = at["moves"].as_array().unwrap();
             if moves.is_empty() {

@@ -1,6 +1,8 @@
 //! Databases behind one trait, opened by resource string as in the core spec seed:
-//! `memory:` (nothing written) and `file:DIR` (one gzip file per tier under
-//! `DIR/<game>_<variant>_tierdb/`), plus `transfer` between two of them.
+//! `memory:` (nothing written) and `file:DIR` or a plain directory path (one gzip file
+//! per tier under `DIR/<game>_<variant>_tierdb/`), plus `transfer` between two of them.
+//! Which resource a command uses when none is given is the front end's choice
+//! (`cli::DbChoice`: `GAMESMAN_DB`, then the per-user data directory).
 //!
 //! A database stores and retrieves whole tiers and single records. It never solves,
 //! and never decides what a record means.
@@ -89,7 +91,7 @@ pub struct TierMeta {
 pub enum DbError {
     /// The resource string is not one we know.
     #[error(
-        "unknown database resource {}: use memory: or file:DIRECTORY (default file:./data)",
+        "unknown database resource {}: use file:DIRECTORY (or a directory path) or memory:",
         crate::messages::quote(.0)
     )]
     BadResource(String),
@@ -164,7 +166,7 @@ pub enum TierStatus {
 
 /// A store of solved tiers.
 pub trait Database: Send + Sync {
-    /// A short description (`file:./data/mtttier_regular_tierdb`).
+    /// A short description (`file:/home/me/.local/share/gamesman/mtttier_regular_tierdb`).
     fn describe(&self) -> String;
     /// Checks a stored tier completely (every block, the checksum, the header).
     fn verify_tier(&self, meta: &TierMeta) -> DbResult<TierStatus>;
@@ -238,22 +240,46 @@ pub fn coverage(db: &dyn Database) -> DbResult<Option<Coverage>> {
     Ok(seen)
 }
 
-/// Opens the database a resource string names for one game and variant.
-pub fn open(resource: &str, key: &GameKey) -> DbResult<Arc<dyn Database>> {
+/// Where a resource string says the records live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// In this process only.
+    Memory,
+    /// Tier files under this directory.
+    Dir(PathBuf),
+}
+
+/// Reads a resource string: `memory:`, `file:DIR` (`file://DIR` too), or a directory
+/// path without a scheme (`./data`, `/srv/db`). A word before a `:` that is neither is
+/// refused, so a misspelt `memroy:` is not taken for a directory.
+pub fn parse_resource(resource: &str) -> DbResult<Resource> {
+    let bad = || DbError::BadResource(resource.to_string());
     if resource == "memory:" || resource == "memory" {
-        return Ok(Arc::new(memory::MemoryDb::new(key.clone())));
+        return Ok(Resource::Memory);
     }
     if let Some(rest) = resource.strip_prefix("file:") {
         let dir = rest.strip_prefix("//").unwrap_or(rest);
-        if dir.is_empty() {
-            return Err(DbError::BadResource(resource.to_string()));
-        }
-        return Ok(Arc::new(file::FileDb::open(
-            PathBuf::from(dir),
-            key.clone(),
-        )?));
+        return if dir.is_empty() {
+            Err(bad())
+        } else {
+            Ok(Resource::Dir(PathBuf::from(dir)))
+        };
     }
-    Err(DbError::BadResource(resource.to_string()))
+    let scheme_like = resource
+        .split_once(':')
+        .is_some_and(|(head, _)| !head.is_empty() && !head.contains('/'));
+    if resource.is_empty() || scheme_like {
+        return Err(bad());
+    }
+    Ok(Resource::Dir(PathBuf::from(resource)))
+}
+
+/// Opens the database a resource string names for one game and variant.
+pub fn open(resource: &str, key: &GameKey) -> DbResult<Arc<dyn Database>> {
+    match parse_resource(resource)? {
+        Resource::Memory => Ok(Arc::new(memory::MemoryDb::new(key.clone()))),
+        Resource::Dir(dir) => Ok(Arc::new(file::FileDb::open(dir, key.clone())?)),
+    }
 }
 
 /// Opens the database a resource string names as its only writer (see
@@ -267,9 +293,6 @@ pub fn open_for_writing(
     db.begin_writing(wait)?;
     Ok(db)
 }
-
-/// The default resource: `file:./data`.
-pub const DEFAULT_RESOURCE: &str = "file:./data";
 
 /// Copies every tier in `tiers` that `src` holds into `dst` (the seed's `transfer`);
 /// returns how many tiers were copied.
@@ -288,4 +311,36 @@ pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> D
         copied += 1;
     }
     Ok(copied)
+}
+
+#[cfg(test)]
+mod resource_tests {
+    use super::*;
+
+    #[test]
+    fn resources_and_plain_directories() {
+        assert_eq!(parse_resource("memory:").unwrap(), Resource::Memory);
+        assert_eq!(
+            parse_resource("file:/x/y").unwrap(),
+            Resource::Dir("/x/y".into())
+        );
+        assert_eq!(
+            parse_resource("file:///x").unwrap(),
+            Resource::Dir("/x".into())
+        );
+        assert_eq!(
+            parse_resource("./data").unwrap(),
+            Resource::Dir("./data".into())
+        );
+        assert_eq!(
+            parse_resource("/a/b:c").unwrap(),
+            Resource::Dir("/a/b:c".into())
+        );
+        for bad in ["", "file:", "memroy:", "s3:bucket"] {
+            assert!(
+                matches!(parse_resource(bad), Err(DbError::BadResource(_))),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -119,6 +119,12 @@ pub struct PositionAnswer {
     pub solution: Option<Vec<String>>,
 }
 
+/// A value as GamesmanUni names it: `win`, `lose`, `tie`, `draw` or `unsolved`, for
+/// puzzles too (where the text front ends say solvable and unsolvable).
+pub fn web_value(v: Value) -> &'static str {
+    value_name(v, 2)
+}
+
 /// GamesmanUni's remoteness of a record.
 pub fn remoteness(r: &Record) -> i64 {
     match r.value {
@@ -241,8 +247,8 @@ pub fn position(v: &VariantEntry, p: TierPosition) -> ApiResult<PositionAnswer> 
             autogui_move: autogui_move(v, p, m)?,
             autogui_position: autogui_position(v, m.child, &r.position)?,
             position: r.position.clone(),
-            position_value: r.value,
-            move_value: r.move_value,
+            position_value: web_value(m.record.value),
+            move_value: web_value(m.move_value),
             delta_remoteness: delta,
             remoteness: rem,
             winby: r.winby,
@@ -252,7 +258,7 @@ pub fn position(v: &VariantEntry, p: TierPosition) -> ApiResult<PositionAnswer> 
     Ok(PositionAnswer {
         autogui_position: autogui_position(v, p, &report.position)?,
         position: report.position,
-        position_value: report.value,
+        position_value: web_value(ranking.record.value),
         remoteness: remoteness(&ranking.record),
         winby: report.winby,
         margin: ranking.record.winby.map(|w| margin_for(w, ranking.mover)),
@@ -286,7 +292,7 @@ pub fn computer(v: &VariantEntry, p: TierPosition, mode: Mode) -> ApiResult<Json
     Ok(json!({
         "move": m.text,
         "position": v.game.position_to_text(m.child).map_err(module_error)?,
-        "moveValue": value_name(m.move_value),
+        "moveValue": web_value(m.move_value),
         "mode": mode.name(),
         "choices": choices.iter().map(|c| c.text.clone()).collect::<Vec<_>>(),
     }))

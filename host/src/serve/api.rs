@@ -206,7 +206,8 @@ async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
                 let run = tokio::task::spawn_blocking(move || {
                     let analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
                         .map_err(|e| e.to_string())?;
-                    let svg = crate::plot::svg(&analysis).map_err(|e| e.to_string())?;
+                    let svg = crate::plot::svg(&analysis, &Default::default())
+                        .map_err(|e| e.to_string())?;
                     Ok(Arc::new(AnalysisOut { analysis, svg }))
                 })
                 .await;

@@ -133,7 +133,10 @@ impl Catalog {
         resource: &str,
         budget: Arc<Budget>,
     ) -> Result<Catalog, CatalogError> {
-        if !resource.starts_with("file:") {
+        if !matches!(
+            crate::db::parse_resource(resource),
+            Ok(crate::db::Resource::Dir(_))
+        ) {
             return Err(CatalogError::Resource(resource.to_string()));
         }
         if modules.is_empty() {

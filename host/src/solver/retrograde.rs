@@ -293,7 +293,7 @@ fn build_graph(
     if estimate >= 1 << 20 {
         note(&format!(
             "building the reverse graph: {} moves, about {} MB",
-            crate::progress::human(edges as f64),
+            crate::numbers::count(edges),
             estimate.div_ceil(1 << 20)
         ));
     }

@@ -55,13 +55,50 @@ pub fn host(args: &[&str], stdin: &str) -> Run {
     host_in(None, args, stdin)
 }
 
-/// `host` run in directory `dir` (for the default `file:./data`).
+/// A per-user data directory of its own for each run, so the default database and
+/// installed plugins of the machine's user are never read or written.
+pub fn data_home() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary data directory")
+}
+
+/// A module built next to the host binary (`whirly` for `libwhirly.so`).
+pub fn module(name: &str) -> PathBuf {
+    let host = PathBuf::from(env!("CARGO_BIN_EXE_host"));
+    let p = host.parent().unwrap().join(format!("lib{name}.so"));
+    assert!(
+        p.exists(),
+        "{} is missing: run `cargo build --release --workspace` before the tests",
+        p.display()
+    );
+    p
+}
+
+/// `host --plugin <module> ARGS`, as `host_in` runs it.
+pub fn host_module(name: &str, args: &[&str]) -> Run {
+    let path = module(name);
+    let mut all = vec!["--plugin", path.to_str().unwrap()];
+    all.extend_from_slice(args);
+    host_raw(None, &all, "")
+}
+
+/// `host` run in directory `dir`, with a fresh empty per-user data directory and the
+/// user's `GAMESMAN_DB` and `GAMESMAN_PLUGIN_PATH` unset.
 pub fn host_in(dir: Option<&Path>, args: &[&str], stdin: &str) -> Run {
+    let plugin = mtttier();
+    let mut all = vec!["--plugin", plugin.to_str().unwrap()];
+    all.extend_from_slice(args);
+    host_raw(dir, &all, stdin)
+}
+
+/// `host ARGS` (no `--plugin` added), as `host_in` runs it.
+pub fn host_raw(dir: Option<&Path>, args: &[&str], stdin: &str) -> Run {
+    let data = data_home();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_host"));
-    cmd.arg("--plugin")
-        .arg(mtttier())
-        .args(args)
+    cmd.args(args)
         .env("RUST_LOG", "warn")
+        .env("XDG_DATA_HOME", data.path())
+        .env_remove("GAMESMAN_DB")
+        .env_remove("GAMESMAN_PLUGIN_PATH")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -173,11 +173,12 @@ fn solve(host: &Path, variant: &str, threads: usize, verify: &str) -> Run {
     }
 }
 
-/// N in the host's summary "..., N positions solved in T s (...)".
+/// N in the host's summary "..., N positions solved in T s (...)" (N written with
+/// thousands separators).
 fn parse_positions(out: &str) -> u64 {
     out.split(", ")
         .find_map(|part| part.split_once(" positions solved in").map(|(n, _)| n))
-        .and_then(|n| n.trim().parse().ok())
+        .and_then(|n| n.trim().replace(',', "").parse().ok())
         .unwrap_or_else(|| panic!("no position count in the host's output:\n{out}"))
 }
 

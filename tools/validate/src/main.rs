@@ -44,8 +44,8 @@ Checks (each finding names the tier, the position, the move and what was expecte
   7 symmetry         canonical positions stay in the tier and keep value and child count
   8 sizes            reachable positions per tier against tier sizes (a report; exhaustive only)
 
-Exhaustive is the default when the reachable tiers hold at most 20000000 positions in
-all; above that the default is a sample of 2000 random positions per tier.
+Exhaustive is the default when the reachable tiers hold at most 20,000,000 positions in
+all; above that the default is a sample of 2,000 random positions per tier.
 
 Exit codes: 0 nothing wrong (warnings allowed), 1 errors found, 2 bad command line,
 3 the module could not be loaded or the variant not opened, 4 other failure.";
@@ -59,8 +59,9 @@ Exit codes: 0 nothing wrong (warnings allowed), 1 errors found, 2 bad command li
     after_help = AFTER_HELP
 )]
 struct Cli {
-    /// The module: a path to its .so file, or a bare name (mtttier) looked up next to
-    /// this binary, as the host does.
+    /// The module: a path to its .so file, or a bare name (mtttier) looked up as the
+    /// host does: in $GAMESMAN_PLUGIN_PATH, the user plugin directory, then next to this
+    /// binary.
     #[arg(long, value_name = "PATH_OR_NAME")]
     plugin: String,
 
@@ -69,12 +70,12 @@ struct Cli {
     variant: Option<String>,
 
     /// Check every position of every reachable tier, and count reachable positions
-    /// (default when the tiers hold at most 20000000 positions).
+    /// (default when the tiers hold at most 20,000,000 positions).
     #[arg(long, conflicts_with = "sample")]
     exhaustive: bool,
 
-    /// Check N random positions per tier instead (default above 20000000 positions,
-    /// with N = 2000). The same seed checks the same positions.
+    /// Check N random positions per tier instead (default above 20,000,000 positions,
+    /// with N = 2,000). The same seed checks the same positions.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     sample: Option<u64>,
 
@@ -166,8 +167,8 @@ mod tests {
 
     #[test]
     fn help_states_the_real_threshold_and_sample_size() {
-        let threshold = run::EXHAUSTIVE_THRESHOLD.to_string();
-        let sample = run::DEFAULT_SAMPLE.to_string();
+        let threshold = gamesman_host::numbers::count(run::EXHAUSTIVE_THRESHOLD);
+        let sample = gamesman_host::numbers::count(run::DEFAULT_SAMPLE);
         assert!(AFTER_HELP.contains(&format!("at most {threshold} positions")));
         assert!(AFTER_HELP.contains(&format!("sample of {sample} random")));
         let long = Cli::command().render_long_help().to_string();

@@ -3,6 +3,7 @@
 //!
 //! Thread-safe; counting is cheap. This file must not print results.
 
+use gamesman_host::numbers::count;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,11 +65,13 @@ impl Progress {
             *last = Instant::now();
             match self.total {
                 Some(total) if total > 0 => log::info!(
-                    "{}: {done}/{total} positions ({}%)",
+                    "{}: {}/{} positions ({}%)",
                     self.label,
+                    count(done),
+                    count(total),
                     done * 100 / total
                 ),
-                _ => log::info!("{}: {done} positions", self.label),
+                _ => log::info!("{}: {} positions", self.label, count(done)),
             }
         }
     }
@@ -81,7 +84,7 @@ impl Progress {
         log::info!(
             "{}: done, {} positions",
             self.label,
-            self.done.load(Ordering::Relaxed)
+            count(self.done.load(Ordering::Relaxed))
         );
     }
 }

@@ -5,6 +5,7 @@
 //! is wrong.
 
 use crate::outcome::{Outcome, Status};
+use gamesman_host::numbers::count;
 use std::fmt::Write;
 
 /// Tier rows shown in the text table; `--json` lists every tier.
@@ -26,7 +27,7 @@ pub fn render(o: &Outcome) -> String {
             } else {
                 "more than"
             },
-            o.mode.exhaustive_threshold
+            count(o.mode.exhaustive_threshold)
         )
     } else {
         "as requested".to_string()
@@ -34,7 +35,8 @@ pub fn render(o: &Outcome) -> String {
     let _ = match (o.mode.per_tier, o.mode.seed) {
         (Some(n), Some(seed)) => writeln!(
             out,
-            "mode: sample of {n} random positions per tier, seed {seed} ({how})"
+            "mode: sample of {} random positions per tier, seed {seed} ({how})",
+            count(n)
         ),
         _ => writeln!(
             out,
@@ -106,7 +108,7 @@ fn render_tiers(o: &Outcome, out: &mut String) {
         "tier", "name", "size", "checked", "legal", "reachable", "density", "level", "loopy"
     );
     for t in o.tiers.iter().take(MAX_TIER_ROWS) {
-        let reachable = t.reachable.map_or("-".to_string(), |r| r.to_string());
+        let reachable = t.reachable.map_or("-".to_string(), count);
         let density = t
             .density
             .map_or("-".to_string(), |d| format!("{:.1}%", d * 100.0));
@@ -117,9 +119,9 @@ fn render_tiers(o: &Outcome, out: &mut String) {
             "  {:>6}  {:<name_width$}  {:>12}  {:>12}  {:>12}  {:>12}  {:>8}  {:>5}  {:>5}  {}",
             t.tier,
             t.name,
-            t.size,
-            t.checked,
-            t.legal,
+            count(t.size),
+            count(t.checked),
+            count(t.legal),
             reachable,
             density,
             level,
@@ -139,17 +141,23 @@ fn render_tiers(o: &Outcome, out: &mut String) {
 fn render_summary(o: &Outcome, out: &mut String) {
     let s = &o.summary;
     let _ = writeln!(out, "\nSummary:");
-    let _ = writeln!(out, "  tiers:        {}", s.tiers);
-    let _ = writeln!(out, "  positions:    {} (sum of tier sizes)", s.positions);
+    let _ = writeln!(out, "  tiers:        {}", count(s.tiers as u64));
+    let _ = writeln!(
+        out,
+        "  positions:    {} (sum of tier sizes)",
+        count(s.positions)
+    );
     let _ = writeln!(
         out,
         "  checked:      {} positions, {} of them legal",
-        s.checked_positions, s.legal_positions
+        count(s.checked_positions),
+        count(s.legal_positions)
     );
     if let Some(r) = s.reachable_positions {
         let _ = writeln!(
             out,
-            "  reachable:    {r} positions from the initial position"
+            "  reachable:    {} positions from the initial position",
+            count(r)
         );
     }
     let _ = writeln!(out, "  loopy tiers:  {}", s.loopy_tiers);

@@ -195,7 +195,8 @@ fn check_positions(probe: &Probe<'_>, plan: Plan, show: bool) -> Vec<TierCounts>
     let counts: Vec<TierCounts> = tiers.iter().map(|_| TierCounts::default()).collect();
     let total: u64 = tiers.iter().map(|n| plan.count(n.size)).sum();
     log::info!(
-        "checking {total} positions in {} tiers ({})",
+        "checking {} positions in {} tiers ({})",
+        gamesman_host::numbers::count(total),
         tiers.len(),
         match plan {
             Plan::Exhaustive => "exhaustive".to_string(),

@@ -51,7 +51,7 @@ fn help_states_the_exhaustive_threshold_and_the_exit_codes() {
     let run = validate(&["--help"]);
     assert_eq!(run.code, 0);
     assert!(
-        run.stdout.contains("at most 20000000 positions"),
+        run.stdout.contains("at most 20,000,000 positions"),
         "{}",
         run.stdout
     );

@@ -151,8 +151,8 @@ fn mtttier_is_exhaustive_by_default_and_the_text_report_ends_with_the_summary() 
         .expect("a summary section at the end");
     for wanted in [
         "tiers:        10",
-        "positions:    6046",
-        "reachable:    5478",
+        "positions:    6,046",
+        "reachable:    5,478",
         "loopy tiers:  0",
         "DAG levels:   10; tiers per level (level 0, solved first, on the left): 1 1 1 1 1 1 1 1 1 1",
         "up to 1 tier solvable",

@@ -1,0 +1,46 @@
+//! `host analyze`: counts over the solved variant as tables or JSON, and the charts
+//! with `--plot` (its path checked before any work, so a typo costs nothing).
+
+use super::{open_solved, DbChoice, Invocation};
+use crate::analyze;
+use crate::game::GameHandle;
+use crate::plot::{self, PlotOptions};
+use std::path::PathBuf;
+
+/// What `analyze` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct AnalyzeArgs {
+    /// Print JSON.
+    pub json: bool,
+    /// Draw the charts to this .svg or .png file.
+    pub plot: Option<PathBuf>,
+    /// A logarithmic count axis.
+    pub log_scale: bool,
+}
+
+/// Runs `analyze` and prints the tables (or JSON), drawing the charts first.
+pub fn run(
+    game: &GameHandle,
+    inv: &Invocation,
+    choice: &DbChoice,
+    args: &AnalyzeArgs,
+) -> anyhow::Result<()> {
+    if let Some(path) = &args.plot {
+        plot::check_path(path)?;
+    }
+    let db = open_solved(game, inv, choice, false)?;
+    let analysis = analyze::analyze(game, db.as_ref())?;
+    if let Some(path) = &args.plot {
+        let options = PlotOptions {
+            log_scale: args.log_scale,
+        };
+        plot::plot(&analysis, path, &options)?;
+        log::info!("wrote the charts to {}", path.display());
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&analysis)?)?;
+    } else {
+        out!("{}", analyze::text(&analysis))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! `host solve`: solves the variant into the chosen database and prints a summary,
+//! as text or as one JSON object. The initial position is shown as the module writes
+//! it (as `info` shows it), its record looked up under its canonical form.
+
+use super::{game_key, DbChoice};
+use crate::db::{self, LockWait};
+use crate::game::GameHandle;
+use crate::numbers::{count, rate_over, seconds};
+use crate::outcome::{describe, value_name};
+use crate::progress;
+use crate::query::remoteness_of;
+use crate::solver::{self, SolveOptions, SolveReport};
+use serde::Serialize;
+
+/// What `solve` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct SolveArgs {
+    /// The solver's options (force, parents, memory check, verification).
+    pub options: SolveOptions,
+    /// Whether to wait for another solve writing the same database.
+    pub wait: LockWait,
+    /// Solve only the positions reachable from the initial position.
+    pub reachable: bool,
+    /// Print the summary as JSON.
+    pub json: bool,
+}
+
+/// The initial position in a summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct InitialSummary {
+    /// Its text, as the module writes the initial position.
+    pub position: String,
+    /// Its tier.
+    pub tier: u64,
+    /// The tier's name.
+    pub tier_name: String,
+    /// Its value's name (`outcome::value_name`).
+    pub value: &'static str,
+    /// Its remoteness (none for draws and unsolved positions).
+    pub remoteness: Option<u32>,
+    /// Its WinBy, from player one's view, for WinBy games.
+    pub winby: Option<i64>,
+}
+
+/// What marking found in a reachable-only solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachableSummary {
+    /// Positions that can occur from the initial position (the ones solved and stored).
+    pub positions_reachable: u64,
+    /// Positions in all tiers, reachable or not.
+    pub positions_in_tiers: u64,
+    /// Time spent marking.
+    pub marking_seconds: f64,
+}
+
+/// The JSON summary of a solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveSummary {
+    /// The module.
+    pub game: String,
+    /// The variant.
+    pub variant: String,
+    /// Where the tiers are stored.
+    pub database: String,
+    /// Tiers reachable from the initial tier.
+    pub tiers: usize,
+    /// Tiers solved in this run.
+    pub tiers_solved: usize,
+    /// Tiers kept from an earlier run.
+    pub tiers_reused: usize,
+    /// Positions solved in this run.
+    pub positions_solved: u64,
+    /// Positions in all tiers.
+    pub positions_total: u64,
+    /// Wall time of this run.
+    pub seconds: f64,
+    /// For a reachable-only solve: what the marking found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachable: Option<ReachableSummary>,
+    /// The initial position and its record.
+    pub initial: InitialSummary,
+}
+
+/// Builds the summary of `report`.
+pub fn summary(
+    game: &GameHandle,
+    database: String,
+    report: &SolveReport,
+) -> anyhow::Result<SolveSummary> {
+    let start = game.initial_position()?;
+    let r = &report.initial_record;
+    Ok(SolveSummary {
+        game: game.module_name().to_string(),
+        variant: game.variant().to_string(),
+        database,
+        tiers: report.tiers,
+        tiers_solved: report.tiers_solved,
+        tiers_reused: report.tiers_reused,
+        positions_solved: report.positions_solved,
+        positions_total: report.positions_total,
+        seconds: report.elapsed.as_secs_f64(),
+        reachable: None,
+        initial: InitialSummary {
+            position: game.position_to_text(start)?,
+            tier: start.tier.0,
+            tier_name: game.tier_name(start.tier)?,
+            value: value_name(r.value, game.properties().players),
+            remoteness: remoteness_of(r),
+            winby: r.winby.filter(|_| game.supports_winby()),
+        },
+    })
+}
+
+/// The summary as text for people.
+pub fn text(game: &GameHandle, s: &SolveSummary, report: &SolveReport) -> String {
+    let scope = match &s.reachable {
+        Some(r) => format!(
+            " reachable-only, {} positions reachable from the start of {} in all tiers (marked in {}),",
+            count(r.positions_reachable),
+            count(r.positions_in_tiers),
+            seconds(std::time::Duration::from_secs_f64(r.marking_seconds))
+        ),
+        None => String::new(),
+    };
+    format!(
+        "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\nstored in {}\ninitial position {}: {}\n",
+        s.game,
+        s.variant,
+        count(s.tiers as u64),
+        count(s.tiers_solved as u64),
+        count(s.tiers_reused as u64),
+        count(s.positions_solved),
+        seconds(report.elapsed),
+        rate_over(s.positions_solved, report.elapsed),
+        s.database,
+        s.initial.position,
+        describe(
+            &report.initial_record,
+            game.properties().players,
+            game.supports_winby()
+        )
+    )
+}
+
+/// Runs `solve` and prints its summary.
+pub fn run(game: &GameHandle, choice: &DbChoice, args: &SolveArgs) -> anyhow::Result<()> {
+    // The only writer, and a writable place, before any work.
+    let db = db::open_for_writing(&choice.resource, &game_key(game), args.wait)?;
+    let n = rayon::current_num_threads();
+    log::info!(
+        "solving {} ({}) into {} with {n} thread{}, verifying each tier: {}",
+        game.module_name(),
+        game.variant(),
+        db.describe(),
+        if n == 1 { "" } else { "s" },
+        args.options.verify
+    );
+    let progress = progress::for_stderr();
+    let (report, reachable) = if args.reachable {
+        let r = solver::reachable::solve_reachable(
+            game,
+            db.as_ref(),
+            &args.options,
+            progress.as_ref(),
+        )?;
+        let found = ReachableSummary {
+            positions_reachable: r.reachable,
+            positions_in_tiers: r.positions_in_tiers,
+            marking_seconds: r.marking.as_secs_f64(),
+        };
+        (r.solve, Some(found))
+    } else {
+        let r = solver::solve(game, db.as_ref(), &args.options, progress.as_ref())?;
+        (r, None)
+    };
+    let mut s = summary(game, db.describe(), &report)?;
+    s.reachable = reachable;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&s)?)?;
+    } else {
+        out!("{}", text(game, &s, &report))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! `host verify`: checks every record of a stored database against the module (for a
+//! database copied from elsewhere) and prints a summary. It only reads the database.
+
+use super::{game_key, DbChoice, Invocation};
+use crate::db;
+use crate::game::GameHandle;
+use crate::numbers::{count, seconds};
+use crate::progress;
+use crate::verify_db::verify_database;
+
+/// Runs `verify` on the chosen database.
+pub fn run(game: &GameHandle, inv: &Invocation, choice: &DbChoice) -> anyhow::Result<()> {
+    if choice.is_memory() {
+        return Err(super::CliError::Usage(
+            "verify checks a stored database; memory: holds nothing (use --db file:DIRECTORY)"
+                .into(),
+        )
+        .into());
+    }
+    let db = db::open(&choice.resource, &game_key(game))?;
+    if db.stored_tiers()?.is_empty() {
+        return Err(super::CliError::NoDatabase {
+            game: game.module_name().to_string(),
+            variant: game.variant().to_string(),
+            location: db.describe(),
+            solve: inv.command(game, "solve", choice),
+        }
+        .into());
+    }
+    let progress = progress::verify_for_stderr();
+    let report = verify_database(game, db.as_ref(), progress.as_ref())?;
+    outln!(
+        "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({})",
+        game.module_name(),
+        game.variant(),
+        db.describe(),
+        count(report.tiers as u64),
+        count(report.positions),
+        seconds(report.elapsed)
+    )?;
+    Ok(())
+}
