@@ -8,6 +8,7 @@
 //! built against the workspace's plugin-api.
 
 use e2e_tests::run::{run, run_host};
+use e2e_tests::serve::{resource, Server};
 use e2e_tests::workspace::{artifact_dir, host_binary};
 use std::path::PathBuf;
 use std::process::Command;
@@ -139,4 +140,31 @@ fn tier_files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u
         }
     }
     out
+}
+
+/// A module from before the AutoGUI hooks (appended in 0.1.2) is served with its text
+/// forms standing in: no board, and the position and move texts as AutoGUI strings.
+#[test]
+fn a_module_built_before_autogui_is_served_without_it() {
+    let lib = old_module().display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let db = resource(&dir);
+    run_host(&host_binary(), &["--plugin", &lib, "solve", "--db", &db]).assert_success();
+    let server = Server::start(&host_binary(), &[&lib, "mtttier"], &db);
+    let list = server.get("/api/").json();
+    assert_eq!(list[0]["id"], "compat_subtraction");
+    assert_eq!(list[0]["gui"], "v0");
+    let v = server.get("/api/compat_subtraction/21/").json();
+    assert_eq!(v["board"], serde_json::Value::Null);
+    assert_eq!(v["autoguiStartPosition"], "21/1", "the text form stands in");
+    let a = server.get("/api/compat_subtraction/21/positions/").json();
+    // A heap of 21, take 1-3: the player to move wins by leaving a multiple of four,
+    // in 2 * (21 / 4) + 1 = 11 moves.
+    assert_eq!(
+        (a["positionValue"].clone(), a["remoteness"].clone()),
+        (serde_json::json!("win"), serde_json::json!(11))
+    );
+    assert_eq!(a["moves"][0]["move"], "1");
+    assert_eq!(a["moves"][0]["autoguiMove"], "1");
+    assert_eq!(a["moves"][0]["position"], "20/2");
 }

@@ -532,30 +532,3 @@ fn analysis_agrees_with_analyze_json() {
     assert_eq!(empty["legal"]["counts"]["total"], 0);
     assert_eq!(empty["unsolved_tiers"].as_array().unwrap().len(), 10);
 }
-
-#[test]
-fn modules_built_before_autogui_are_served_without_it() {
-    let old = plugin("fixture_old_module").display().to_string();
-    let dir = tempfile::tempdir().unwrap();
-    run_host(
-        &host_binary(),
-        &["--plugin", &old, "solve", "--db", &resource(&dir)],
-    )
-    .assert_success();
-    let server = Server::start(&host_binary(), &[&old, "mtttier"], &resource(&dir));
-    let list = ok_json(&server.get("/api/"), "list");
-    assert_eq!(list[0]["id"], "subtract");
-    assert_eq!(list[0]["gui"], "v0");
-    let v = ok_json(&server.get("/api/subtract/10/"), "variant");
-    assert_eq!(v["board"], Value::Null);
-    assert_eq!(v["autoguiStartPosition"], "10a", "the text form stands in");
-    let a = ok_json(&server.get("/api/subtract/10/positions/"), "start");
-    // Ten counters, take 1-3: the player to move wins by leaving a multiple of four.
-    assert_eq!(
-        (a["positionValue"].clone(), a["remoteness"].clone()),
-        (json!("win"), json!(5))
-    );
-    assert_eq!(a["moves"][0]["move"], "2");
-    assert_eq!(a["moves"][0]["autoguiMove"], "2");
-    assert_eq!(a["moves"][0]["position"], "8b");
-}
