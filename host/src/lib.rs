@@ -8,6 +8,7 @@ pub mod db;
 pub mod game;
 pub mod info;
 pub mod loader;
+pub mod mpi;
 pub mod outcome;
 pub mod play;
 pub mod plot;

@@ -167,11 +167,27 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
 
 fn solve(
     game: &GameHandle,
+    api_version: &str,
     resource: &str,
     threads: Option<usize>,
     options: &SolveOptions,
 ) -> anyhow::Result<()> {
     set_threads(threads)?;
+    #[cfg(feature = "mpi")]
+    if gamesman_host::mpi::launched() {
+        use gamesman_host::mpi::RankOutcome;
+        return match gamesman_host::mpi::solve(game, api_version, resource, options)? {
+            RankOutcome::Manager(report) => print_report(game, &report),
+            RankOutcome::Worker => Ok(()),
+        };
+    }
+    #[cfg(not(feature = "mpi"))]
+    if let Some(n) = gamesman_host::mpi::launcher_tasks().filter(|&n| n > 1) {
+        anyhow::bail!(
+            "this host was started as one of {n} processes (by mpirun or srun), but it is built without MPI, so each copy would solve everything into the same directory: build host-mpi (cargo build --release -p host --features mpi --bin host-mpi) and start that, or run host as one process"
+        );
+    }
+    let _ = api_version;
     let db = db::open(resource, &game_key(game))?;
     let n = rayon::current_num_threads();
     log::info!(
@@ -183,6 +199,10 @@ fn solve(
     );
     let progress = progress::for_stderr();
     let report = solver::solve(game, db.as_ref(), options, progress.as_ref())?;
+    print_report(game, &report)
+}
+
+fn print_report(game: &GameHandle, report: &solver::SolveReport) -> anyhow::Result<()> {
     let secs = report.elapsed.as_secs_f64();
     println!(
         "solved {} ({}): {} tiers ({} solved now, {} already stored), {} positions solved in {:.2}s ({} positions/s)",
@@ -258,6 +278,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             parents,
         } => solve(
             &game,
+            module.info.api_version.as_str(),
             &db,
             threads,
             &SolveOptions {
@@ -353,7 +374,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();

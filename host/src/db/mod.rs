@@ -109,17 +109,18 @@ pub fn open(resource: &str, key: &GameKey) -> DbResult<Arc<dyn Database>> {
     if resource == "memory:" || resource == "memory" {
         return Ok(Arc::new(memory::MemoryDb::new(key.clone())));
     }
-    if let Some(rest) = resource.strip_prefix("file:") {
-        let dir = rest.strip_prefix("//").unwrap_or(rest);
-        if dir.is_empty() {
-            return Err(DbError::BadResource(resource.to_string()));
-        }
-        return Ok(Arc::new(file::FileDb::open(
-            PathBuf::from(dir),
-            key.clone(),
-        )?));
+    if resource.starts_with("file:") {
+        let dir = file_root(resource).ok_or_else(|| DbError::BadResource(resource.to_string()))?;
+        return Ok(Arc::new(file::FileDb::open(dir, key.clone())?));
     }
     Err(DbError::BadResource(resource.to_string()))
+}
+
+/// The directory a `file:DIR` resource names, or `None` for any other resource.
+pub fn file_root(resource: &str) -> Option<PathBuf> {
+    let rest = resource.strip_prefix("file:")?;
+    let dir = rest.strip_prefix("//").unwrap_or(rest);
+    (!dir.is_empty()).then(|| PathBuf::from(dir))
 }
 
 /// The default resource: `file:./data`.
