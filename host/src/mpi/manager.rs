@@ -6,7 +6,7 @@
 //! a signal thread prints which rank held which tier when the launcher ends the job
 //! (OpenMPI ends every rank when one dies). The manager never solves a tier itself.
 
-use super::checks::{await_marker, marker_wait, Marker};
+use super::checks::{await_marker, marker_wait, Fingerprint, Marker};
 use super::journal::{Held, Journal, RankInfo};
 use super::messages::{self, Backoff, ToManager, ToWorker};
 use super::schedule::Schedule;
@@ -39,34 +39,47 @@ pub(super) fn run(
         host: setup.host.clone(),
         threads: setup.threads,
     };
-    let result = (|| {
-        let ranks = hellos(world, &me, &setup)?;
-        let prepared = setup.prepared.as_ref().expect("checked by hellos");
-        let journal = Arc::new(Mutex::new(Journal::new(
-            prepared.db.dir(),
-            format!(
-                "host-mpi solve of {} ({}) into {resource}: manager pid {} on {}, {} workers\n",
-                game.module_name(),
-                game.variant(),
-                me.pid,
-                me.host,
-                size - 1
-            ),
-        )));
-        let _signals = SignalReport::start(journal.clone());
-        check_shared(world, &me, prepared, &ranks)?;
-        let mut m = Manager {
-            world,
-            ranks,
-            prepared,
-            journal,
-        };
-        m.solve(game, options, started)
-    })();
+    let result = manage(world, game, &me, setup.prepared, resource, options, started);
     for r in 1..size {
         messages::send(world, r, &ToWorker::Stop);
     }
     result
+}
+
+/// Everything the manager does between the first and the last message.
+fn manage(
+    world: &SimpleCommunicator,
+    game: &GameHandle,
+    me: &RankInfo,
+    prepared: Result<Prepared, MpiError>,
+    resource: &str,
+    options: &SolveOptions,
+    started: Instant,
+) -> Result<SolveReport, MpiError> {
+    let hello = hellos(world, me, prepared.as_ref().ok().map(|p| &p.fingerprint));
+    // Rank 0's own problem is the run's error, as in a one-process solve.
+    let prepared = prepared?;
+    let ranks = hello?;
+    let journal = Arc::new(Mutex::new(Journal::new(
+        prepared.db.dir(),
+        format!(
+            "host-mpi solve of {} ({}) into {resource}: manager pid {} on {}, {} workers\n",
+            game.module_name(),
+            game.variant(),
+            me.pid,
+            me.host,
+            ranks.len() - 1
+        ),
+    )));
+    let _signals = SignalReport::start(journal.clone());
+    check_shared(world, me, &prepared, &ranks)?;
+    let mut m = Manager {
+        world,
+        ranks,
+        prepared: &prepared,
+        journal,
+    };
+    m.solve(game, options, started)
 }
 
 /// Collects every worker's hello and refuses ranks that could not set up or loaded
@@ -74,7 +87,7 @@ pub(super) fn run(
 fn hellos(
     world: &SimpleCommunicator,
     me: &RankInfo,
-    setup: &Setup,
+    mine: Option<&Fingerprint>,
 ) -> Result<Vec<RankInfo>, MpiError> {
     let size = world.size() as usize;
     let mut ranks: Vec<Option<RankInfo>> = vec![None; size];
@@ -108,33 +121,26 @@ fn hellos(
             "{info} joined with {threads} thread{}",
             if threads == 1 { "" } else { "s" }
         );
-        let problem = match (&setup.prepared, fingerprint) {
+        let problem = match (mine, fingerprint) {
             (_, Err(reason)) => Some(MpiError::RankSetup {
                 rank: info.to_string(),
                 reason,
             }),
-            (Ok(mine), Ok(theirs)) => {
-                mine.fingerprint
-                    .difference(&theirs)
+            (Some(mine), Ok(theirs)) => {
+                mine.difference(&theirs)
                     .map(|difference| MpiError::Mismatch {
                         rank: info.to_string(),
                         difference,
-                        module: mine.fingerprint.module.clone(),
-                        variant: mine.fingerprint.variant.clone(),
+                        module: mine.module.clone(),
+                        variant: mine.variant.clone(),
                     })
             }
-            (Err(_), Ok(_)) => None,
+            (None, Ok(_)) => None,
         };
         if refusal.is_none() {
             refusal = problem;
         }
         ranks[r] = Some(info);
-    }
-    if let Err(reason) = &setup.prepared {
-        return Err(MpiError::RankSetup {
-            rank: me.to_string(),
-            reason: reason.clone(),
-        });
     }
     match refusal {
         Some(e) => Err(e),
@@ -190,15 +196,29 @@ fn check_shared(
         }
         answered[r] = true;
     }
-    // Workers wrote their markers before answering; one deadline for all of them.
-    let deadline = Instant::now() + marker_wait();
+    // Workers wrote their markers before answering; one wait for all of them.
+    let wait = marker_wait();
+    let deadline = Instant::now() + wait;
     let mut theirs = Vec::new();
+    let mut unseen = Vec::new();
     for r in &ranks[1..] {
         let left = deadline.saturating_duration_since(Instant::now());
         match await_marker(dir, &nonce, r.rank, &r.host, left) {
             Ok(()) => theirs.push(super::checks::marker_path(dir, &nonce, r.rank)),
-            Err(e) => problems.push(format!("{me}: {e}")),
+            Err(e) => {
+                log::debug!("{e}");
+                unseen.push(r.rank.to_string());
+            }
         }
+    }
+    if !unseen.is_empty() {
+        problems.push(format!(
+            "{me} does not see the marker{} of rank{} {} in {} after {wait:.0?}",
+            if unseen.len() == 1 { "" } else { "s" },
+            if unseen.len() == 1 { "" } else { "s" },
+            unseen.join(", "),
+            dir.display()
+        ));
     }
     for p in theirs {
         let _ = std::fs::remove_file(p);
@@ -266,12 +286,13 @@ impl Manager<'_> {
         let workers = self.ranks.len() - 1;
         let threads: usize = self.ranks[1..].iter().map(|r| r.threads).sum();
         log::info!(
-            "{} tiers, {} positions; {} tiers ({} positions) to solve on {workers} worker rank{} ({threads} threads)",
+            "{} tiers, {} positions; {} tiers ({} positions) to solve on {workers} worker rank{} ({threads} thread{} in all)",
             graph.order.len(),
             graph.total_positions(),
             todo.len(),
             to_solve,
-            if workers == 1 { "" } else { "s" }
+            if workers == 1 { "" } else { "s" },
+            if threads == 1 { "" } else { "s" }
         );
         let mut schedule = Schedule::new(&graph.order, &todo);
         let mut idle: VecDeque<usize> = (1..self.ranks.len()).collect();

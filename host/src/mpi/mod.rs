@@ -189,7 +189,8 @@ struct Setup {
     pid: u32,
     host: String,
     threads: usize,
-    prepared: Result<Prepared, String>,
+    /// Ready to take part, or why not (sent to rank 0 as text by workers).
+    prepared: Result<Prepared, MpiError>,
 }
 
 #[cfg(feature = "mpi")]
@@ -202,21 +203,19 @@ struct Prepared {
 #[cfg(feature = "mpi")]
 impl Setup {
     fn new(game: &crate::GameHandle, api_version: &str, resource: &str, ranks: usize) -> Setup {
-        let prepared = (|| -> Result<Prepared, String> {
-            let root = crate::db::file_root(resource).ok_or_else(|| {
-                MpiError::NotFileDb {
-                    resource: resource.to_string(),
-                    ranks,
-                }
-                .to_string()
+        let prepared = (|| -> Result<Prepared, MpiError> {
+            let root = crate::db::file_root(resource).ok_or_else(|| MpiError::NotFileDb {
+                resource: resource.to_string(),
+                ranks,
             })?;
             let key = crate::db::GameKey {
                 game: game.module_name().to_string(),
                 variant: game.variant().to_string(),
                 winby: game.supports_winby(),
             };
-            let db = crate::db::file::FileDb::open(root, key).map_err(|e| e.to_string())?;
-            let graph = crate::tier::TierGraph::discover(game).map_err(|e| e.to_string())?;
+            let db = crate::db::file::FileDb::open(root, key)?;
+            let graph =
+                crate::tier::TierGraph::discover(game).map_err(crate::solver::SolveError::from)?;
             let fingerprint = checks::Fingerprint::of(game, api_version, &graph);
             Ok(Prepared {
                 graph,

@@ -35,7 +35,7 @@ pub(super) fn run(
                 .prepared
                 .as_ref()
                 .map(|p| p.fingerprint.clone())
-                .map_err(|e| e.clone()),
+                .map_err(|e| e.to_string()),
         },
     );
     let mut marker: Option<Marker> = None;
@@ -47,7 +47,7 @@ pub(super) fn run(
                     Ok(p) => {
                         check_shared(p.db.dir(), &nonce, &host, rank, &setup.host, &mut marker)
                     }
-                    Err(e) => Err(e.clone()),
+                    Err(e) => Err(e.to_string()),
                 };
                 messages::send(world, 0, &ToManager::Checked(result));
             }
@@ -56,7 +56,7 @@ pub(super) fn run(
                     Ok(p) => solve(game, &p.graph, &p.db, Tier(tier), rank, options),
                     Err(e) => ToManager::Failed {
                         tier,
-                        message: e.clone(),
+                        message: e.to_string(),
                     },
                 };
                 messages::send(world, 0, &reply);
