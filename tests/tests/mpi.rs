@@ -367,9 +367,9 @@ fn killed_worker_names_its_tier_and_a_rerun_resumes() {
     // The tier the killed rank held: the last one the manager gave it.
     let held = text
         .lines()
+        .rev()
         .filter_map(assignment)
-        .filter(|a| a.rank == victim.rank)
-        .last()
+        .find(|a| a.rank == victim.rank)
         .expect("assignments to the killed rank")
         .tier;
     let error = text

@@ -303,7 +303,7 @@ impl Manager<'_> {
         loop {
             while failure.is_none() && !idle.is_empty() && schedule.ready() > 0 {
                 let r = idle.pop_front().expect("an idle worker");
-                let tier = schedule.next().expect("a ready tier");
+                let tier = schedule.take_ready().expect("a ready tier");
                 let node = graph.get(tier).expect("scheduled tiers are in the graph");
                 log::info!(
                     "{} solves tier {tier} ({}), {} positions",

@@ -98,7 +98,7 @@ impl Schedule {
     }
 
     /// The next tier to hand out (all its children solved), if any is ready now.
-    pub fn next(&mut self) -> Option<Tier> {
+    pub fn take_ready(&mut self) -> Option<Tier> {
         let (_, _, t) = self.ready.pop()?;
         self.outstanding.insert(t);
         Some(t)
@@ -180,18 +180,18 @@ mod tests {
         let mut s = Schedule::new(&order, &all(&order));
         assert_eq!((s.left(), s.ready()), (5, 2));
         // Tier 2 heads 1000+5+5, tier 1 heads 10+5+5: tier 2 first.
-        assert_eq!(s.next(), Some(Tier(2)));
-        assert_eq!(s.next(), Some(Tier(1)));
-        assert_eq!(s.next(), None, "nothing else is ready");
+        assert_eq!(s.take_ready(), Some(Tier(2)));
+        assert_eq!(s.take_ready(), Some(Tier(1)));
+        assert_eq!(s.take_ready(), None, "nothing else is ready");
         s.solved(Tier(1)).unwrap();
         // 5 needs only 1; 3 still waits for 2.
-        assert_eq!(s.next(), Some(Tier(5)));
-        assert_eq!(s.next(), None);
+        assert_eq!(s.take_ready(), Some(Tier(5)));
+        assert_eq!(s.take_ready(), None);
         s.solved(Tier(2)).unwrap();
-        assert_eq!(s.next(), Some(Tier(3)));
+        assert_eq!(s.take_ready(), Some(Tier(3)));
         s.solved(Tier(3)).unwrap();
         s.solved(Tier(5)).unwrap();
-        assert_eq!(s.next(), Some(Tier(4)));
+        assert_eq!(s.take_ready(), Some(Tier(4)));
         assert!(!s.is_done());
         s.solved(Tier(4)).unwrap();
         assert!(s.is_done());
@@ -204,10 +204,10 @@ mod tests {
         let todo: HashSet<Tier> = [Tier(3), Tier(4)].into();
         let mut s = Schedule::new(&order, &todo);
         assert_eq!(s.left(), 2);
-        assert_eq!(s.next(), Some(Tier(3)));
-        assert_eq!(s.next(), None);
+        assert_eq!(s.take_ready(), Some(Tier(3)));
+        assert_eq!(s.take_ready(), None);
         s.solved(Tier(3)).unwrap();
-        assert_eq!(s.next(), Some(Tier(4)));
+        assert_eq!(s.take_ready(), Some(Tier(4)));
         s.solved(Tier(4)).unwrap();
         assert!(s.is_done());
     }
@@ -217,7 +217,7 @@ mod tests {
         let order = vec![node(7, 3, &[]), node(4, 3, &[]), node(9, 3, &[])];
         let mut s = Schedule::new(&order, &all(&order));
         assert_eq!(
-            [s.next(), s.next(), s.next()],
+            [s.take_ready(), s.take_ready(), s.take_ready()],
             [Some(Tier(7)), Some(Tier(4)), Some(Tier(9))]
         );
     }
@@ -230,7 +230,7 @@ mod tests {
             s.solved(Tier(3)),
             Err(ScheduleError::NotOutstanding(Tier(3)))
         );
-        let t = s.next().unwrap();
+        let t = s.take_ready().unwrap();
         s.solved(t).unwrap();
         assert_eq!(s.solved(t), Err(ScheduleError::NotOutstanding(t)));
         assert_eq!(s.left(), 4);
@@ -241,6 +241,6 @@ mod tests {
         let order = diamond();
         let mut s = Schedule::new(&order, &HashSet::new());
         assert!(s.is_done());
-        assert_eq!(s.next(), None);
+        assert_eq!(s.take_ready(), None);
     }
 }
