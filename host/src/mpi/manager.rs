@@ -367,11 +367,13 @@ impl Manager<'_> {
                     let node = graph.get(tier).expect("scheduled tiers are in the graph");
                     tiers_done += 1;
                     positions_done += node.size;
+                    let part = positions_done as f64 / to_solve.max(1) as f64;
                     log::info!(
-                        "[{tiers_done}/{} tiers, {:.1}% of positions, {:.1?}] rank {r} stored tier {tier} ({}) in {seconds:.2}s ({} positions/s)",
+                        "[{tiers_done}/{} tiers, {:.1}% of positions, {:.1?}{}] rank {r} stored tier {tier} ({}) in {seconds:.2}s ({} positions/s)",
                         todo.len(),
-                        100.0 * positions_done as f64 / to_solve.max(1) as f64,
+                        100.0 * part,
                         started.elapsed(),
+                        eta(started.elapsed(), part),
                         node.name,
                         human(node.size as f64 / seconds.max(1e-9))
                     );
@@ -406,6 +408,23 @@ impl Manager<'_> {
             return Err(e);
         }
         Ok(solver::report(game, db, graph, &todo, started)?)
+    }
+}
+
+/// ", ETA 3m10s" from the time so far and the part of the positions done (nothing
+/// before 1%, too early to say; positions are only roughly proportional to time).
+fn eta(elapsed: Duration, part: f64) -> String {
+    if !(0.01..1.0).contains(&part) {
+        return String::new();
+    }
+    let left = elapsed.as_secs_f64() * (1.0 - part) / part;
+    let s = left.round() as u64;
+    if s >= 3600 {
+        format!(", ETA {}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!(", ETA {}m{:02}s", s / 60, s % 60)
+    } else {
+        format!(", ETA {s}s")
     }
 }
 

@@ -6,6 +6,9 @@
 //! tier without a valid file. Child tiers are loaded once and shared by every parent
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
+//! Front ends that schedule tiers themselves (the MPI driver) use its pieces:
+//! `pending_tiers`, `solve_and_store` (one tier, children read from the database)
+//! and `report`; every path stores a tier through `solve_and_store_with`.
 
 pub mod frontier;
 pub mod parents;
