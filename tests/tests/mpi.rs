@@ -438,6 +438,95 @@ fn killed_worker_names_its_tier_and_a_rerun_resumes() {
     assert_eq!(files(work.path(), "chain", "slow"), expected);
 }
 
+/// The pids of every rank, from the manager's first lines (`rank R (pid P on H)`).
+fn rank_pids(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains(" manages ") || l.contains(" joined with "))
+        .filter_map(|l| {
+            l.split(" (pid ")
+                .nth(1)?
+                .split(' ')
+                .next()
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// Whether a process is still there (a zombie no one reaps counts as gone).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            let state = s.rsplit(") ").next().and_then(|r| r.chars().next());
+            state != Some('Z')
+        })
+        .unwrap_or(false)
+}
+
+/// A job killed outright (mpirun gets SIGKILL and cannot clean up) must not leave
+/// ranks running: OpenMPI's runtime ends them when their launcher's connection drops.
+#[test]
+fn ranks_do_not_outlive_a_killed_mpirun() {
+    let _job = one_job();
+    let chain = plugin("fixture_chain");
+    let work = tempfile::tempdir().expect("temp dir");
+    let db = db_arg(work.path());
+    let mut job = mpi_job(
+        3,
+        &[
+            "--plugin",
+            chain.to_str().expect("utf-8 path"),
+            "--variant",
+            "slow",
+            "solve",
+            "--db",
+            &db,
+        ],
+    );
+    let mut child = job
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting mpirun (is OpenMPI installed?)");
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let reader = {
+        let log = log.clone();
+        let err = child.stderr.take().expect("piped stderr");
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                log.lock().unwrap().push(line);
+            }
+        })
+    };
+    let started = Instant::now();
+    let pids = loop {
+        let lines = log.lock().unwrap().clone();
+        let pids = rank_pids(&lines);
+        if pids.len() == 3 && lines.iter().any(|l| l.contains(" stored tier ")) {
+            break pids;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the ranks did not start:\n{}",
+            lines.join("\n")
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().expect("killing mpirun"); // SIGKILL: mpirun cannot clean up
+    child.wait().expect("reaping mpirun");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while pids.iter().any(|p| alive(p)) {
+        assert!(
+            Instant::now() < deadline,
+            "ranks {:?} still run 20 s after mpirun was killed",
+            pids.iter().filter(|p| alive(p)).collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader.join().expect("log reader");
+}
+
 /// Runs an MPMD job (`mpirun -np A host-mpi X : -np B host-mpi Y`) expected to fail,
 /// and returns rank 0's error line.
 fn failing_job(parts: &[(usize, Vec<String>)], envs: &[(&str, &str)]) -> (RunOutput, String) {

@@ -56,6 +56,12 @@ fn manage(
     options: &SolveOptions,
     started: Instant,
 ) -> Result<SolveReport, MpiError> {
+    log::info!(
+        "{me} manages {} worker ranks: solving {} ({}) into {resource}",
+        world.size() - 1,
+        game.module_name(),
+        game.variant()
+    );
     let hello = hellos(world, me, prepared.as_ref().ok().map(|p| &p.fingerprint));
     // Rank 0's own problem is the run's error, as in a one-process solve.
     let prepared = prepared?;
