@@ -13,6 +13,7 @@ pub mod info;
 pub mod loader;
 pub mod marks;
 pub mod messages;
+pub mod mpi;
 pub mod numbers;
 pub mod outcome;
 pub mod play;

@@ -403,7 +403,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 reachable,
                 json,
             };
-            cli::solve::run(&game, &choice, &args)?;
+            cli::solve::run(&game, module.info.api_version.as_str(), &choice, &args)?;
         }
         Command::Verify { db } => {
             let choice = DbChoice::resolve(db.as_deref())?;
@@ -467,7 +467,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();

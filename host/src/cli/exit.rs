@@ -13,6 +13,7 @@ use crate::game::ModuleError;
 use crate::info::InfoError;
 use crate::loader::LoadError;
 use crate::messages::{error_paragraph, is_broken_pipe};
+use crate::mpi::MpiError;
 use crate::play::PlayError;
 use crate::plot::PlotError;
 use crate::plugin_path::FindError;
@@ -186,6 +187,18 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
             DbVerifyError::Missing { .. }
             | DbVerifyError::Db { .. }
             | DbVerifyError::Verify(VerifyError::Mismatch(_)) => Exit::Database,
+        });
+    }
+    if let Some(e) = e.downcast_ref::<MpiError>() {
+        return Some(match e {
+            MpiError::NotFileDb { .. } | MpiError::Singletons(_) => Exit::Usage,
+            MpiError::Mismatch { .. } => Exit::Module,
+            MpiError::NotShared { .. } | MpiError::Journal { .. } => Exit::Database,
+            MpiError::Db(e) => db(e),
+            MpiError::Solve(SolveError::Module(_)) => Exit::Module,
+            MpiError::Solve(SolveError::Db(e)) => db(e),
+            MpiError::Solve(_) | MpiError::WorkerFailed { .. } => Exit::Solve,
+            MpiError::Init | MpiError::RankSetup { .. } | MpiError::Protocol(_) => Exit::Failure,
         });
     }
     if e.is::<CatalogError>() {

@@ -142,8 +142,37 @@ pub fn text(game: &GameHandle, s: &SolveSummary, report: &SolveReport) -> String
     )
 }
 
-/// Runs `solve` and prints its summary.
-pub fn run(game: &GameHandle, choice: &DbChoice, args: &SolveArgs) -> anyhow::Result<()> {
+/// Runs `solve` and prints its summary. `api_version` is the plugin-api the module was
+/// built against (ranks of a distributed solve compare it).
+pub fn run(
+    game: &GameHandle,
+    api_version: &str,
+    choice: &DbChoice,
+    args: &SolveArgs,
+) -> anyhow::Result<()> {
+    #[cfg(feature = "mpi")]
+    if crate::mpi::launched() {
+        if args.reachable {
+            return Err(super::CliError::Usage(
+                "solve --reachable runs in one process; drop --reachable under mpirun, or run host without mpirun".into(),
+            )
+            .into());
+        }
+        return match crate::mpi::solve(game, api_version, &choice.resource, &args.options)? {
+            crate::mpi::RankOutcome::Manager(report) => {
+                print(game, choice, &report, None, args.json)
+            }
+            crate::mpi::RankOutcome::Worker => Ok(()),
+        };
+    }
+    #[cfg(not(feature = "mpi"))]
+    if let Some(n) = crate::mpi::launcher_tasks().filter(|&n| n > 1) {
+        let _ = api_version;
+        return Err(super::CliError::Usage(format!(
+            "this host was started as one of {n} processes (by mpirun or srun), but it is built without MPI, so each copy would solve everything into the same directory: build host-mpi (cargo build --release -p host --features mpi --bin host-mpi) and start that, or run host as one process"
+        ))
+        .into());
+    }
     // The only writer, and a writable place, before any work.
     let db = db::open_for_writing(&choice.resource, &game_key(game), args.wait)?;
     let n = rayon::current_num_threads();
@@ -173,12 +202,24 @@ pub fn run(game: &GameHandle, choice: &DbChoice, args: &SolveArgs) -> anyhow::Re
         let r = solver::solve(game, db.as_ref(), &args.options, progress.as_ref())?;
         (r, None)
     };
-    let mut s = summary(game, db.describe(), &report)?;
+    print(game, choice, &report, reachable, args.json)
+}
+
+/// Prints the summary of a finished solve.
+fn print(
+    game: &GameHandle,
+    choice: &DbChoice,
+    report: &SolveReport,
+    reachable: Option<ReachableSummary>,
+    json: bool,
+) -> anyhow::Result<()> {
+    let db = db::open(&choice.resource, &game_key(game))?;
+    let mut s = summary(game, db.describe(), report)?;
     s.reachable = reachable;
-    if args.json {
+    if json {
         outln!("{}", serde_json::to_string_pretty(&s)?)?;
     } else {
-        out!("{}", text(game, &s, &report))?;
+        out!("{}", text(game, &s, report))?;
     }
     Ok(())
 }

@@ -44,8 +44,19 @@ pub struct FileDb {
     dir: PathBuf,
     key: GameKey,
     readers: Mutex<HashMap<Tier, Opened>>,
-    /// The directory's writer lock, once this handle writes.
-    writer: Mutex<Option<Arc<lock::WriterLock>>>,
+    /// How this handle writes, once it does.
+    writer: Mutex<Option<Writing>>,
+    /// Whether another process of the same job holds the directory's lock for this
+    /// handle (`open_for_job`).
+    job_member: bool,
+}
+
+/// A handle's right to write, once checked.
+enum Writing {
+    /// It holds the directory's lock.
+    Locked(#[allow(dead_code)] Arc<lock::WriterLock>),
+    /// A process of its job holds the lock for it.
+    ForJob,
 }
 
 /// An open tier file of either kind.
@@ -82,7 +93,20 @@ impl FileDb {
             key,
             readers: Mutex::new(HashMap::new()),
             writer: Mutex::new(None),
+            job_member: false,
         })
+    }
+
+    /// The database for `key` under `root`, for one process of a job (the ranks of a
+    /// distributed solve) whose coordinating process holds the directory's writer lock
+    /// for all of them: it writes without taking the lock, so the job's processes never
+    /// wait for each other, while any other solve still waits for the job. Its tier
+    /// files are written atomically as always; the job must give each tier to one
+    /// process only.
+    pub fn open_for_job(root: PathBuf, key: GameKey) -> DbResult<FileDb> {
+        let mut db = FileDb::open(root, key)?;
+        db.job_member = true;
+        Ok(db)
     }
 
     /// The directory holding the tier files.
@@ -190,12 +214,17 @@ impl FileDb {
         if writer.is_some() {
             return Ok(());
         }
-        let lock = lock::acquire(&self.dir, wait)?;
+        let role = if self.job_member {
+            fs::create_dir_all(&self.dir).map_err(io("creating", &self.dir))?;
+            Writing::ForJob
+        } else {
+            Writing::Locked(lock::acquire(&self.dir, wait)?)
+        };
         // An unwritable directory is found now, not after the first tier is solved.
         let probe = self.dir.join(lock::temporary_name("write_check"));
         File::create(&probe).map_err(io("creating a file in", &self.dir))?;
         fs::remove_file(&probe).map_err(io("removing", &probe))?;
-        *writer = Some(lock);
+        *writer = Some(role);
         Ok(())
     }
 

@@ -6,6 +6,9 @@
 //! tier without a valid file. Child tiers are loaded once and shared by every parent
 //! that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
+//! Front ends that schedule tiers themselves (the MPI driver) use its pieces:
+//! `pending_tiers`, `solve_and_store` (one tier, children read from the database)
+//! and `report`; every path stores a tier through `solve_and_store_with`.
 
 pub mod compact;
 pub mod frontier;
@@ -23,7 +26,7 @@ use crate::tier::{TierGraph, TierGraphError, TierNode};
 use frontier::ChildFrontier;
 use gamesman_plugin_api::{Tier, TierPosition};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -160,36 +163,11 @@ pub fn solve(
 ) -> Result<SolveReport, SolveError> {
     let started = Instant::now();
     let graph = TierGraph::discover(game)?;
-    if options.force {
-        db.clear()?;
-    }
-    let removed = db.remove_temporaries()?;
-    if removed > 0 {
-        log::info!("removed {removed} unfinished tier files left by an interrupted solve");
-    }
-
-    let statuses: Vec<TierStatus> = graph
-        .order
-        .iter()
-        .map(|n| db.verify_tier(&meta_of(n)))
-        .collect::<Result<_, _>>()?;
-    let mut todo: HashMap<Tier, bool> = HashMap::new();
-    for (node, status) in graph.order.iter().zip(&statuses) {
-        match status {
-            TierStatus::Valid => progress.reused(node),
-            TierStatus::Corrupt(reason) => {
-                progress.corrupt(node, reason);
-                todo.insert(node.tier, true);
-            }
-            TierStatus::Missing => {
-                todo.insert(node.tier, true);
-            }
-        }
-    }
+    let todo = pending_tiers(&graph, db, options, progress)?;
     let to_solve: u64 = graph
         .order
         .iter()
-        .filter(|n| todo.contains_key(&n.tier))
+        .filter(|n| todo.contains(&n.tier))
         .map(|n| n.size)
         .sum();
     let reverse_graph = match options.parents {
@@ -200,7 +178,7 @@ pub fn solve(
     memory::check_solve(
         game,
         &graph,
-        &|t| todo.contains_key(&t),
+        &|t| todo.contains(&t),
         BIG_TIER,
         &memory::MemoryCheck {
             reverse_graph,
@@ -211,7 +189,7 @@ pub fn solve(
 
     // How many unsolved parents still need each tier's records.
     let mut waiting: HashMap<Tier, usize> = HashMap::new();
-    for n in graph.order.iter().filter(|n| todo.contains_key(&n.tier)) {
+    for n in graph.order.iter().filter(|n| todo.contains(&n.tier)) {
         for c in &n.children {
             *waiting.entry(*c).or_default() += 1;
         }
@@ -227,7 +205,7 @@ pub fn solve(
         let nodes: Vec<&TierNode> = level
             .iter()
             .filter_map(|t| graph.get(*t))
-            .filter(|n| todo.contains_key(&n.tier))
+            .filter(|n| todo.contains(&n.tier))
             .collect();
         // Small tiers of a level are solved side by side; a large tier gets every
         // thread to itself, so memory stays near one tier plus its children.
@@ -241,14 +219,63 @@ pub fn solve(
         }
     }
     progress.finish();
+    report(game, db, &graph, &todo, started)
+}
 
+/// Checks what `db` already holds for every tier of `graph` and returns the tiers
+/// still to solve: missing ones and stored ones that are corrupt (reported through
+/// `progress`). With `options.force` the database is cleared first; files left by an
+/// interrupted write are removed. Every solve path (one process or many) starts here.
+pub fn pending_tiers(
+    graph: &TierGraph,
+    db: &dyn Database,
+    options: &SolveOptions,
+    progress: &dyn SolveProgress,
+) -> Result<HashSet<Tier>, SolveError> {
+    if options.force {
+        db.clear()?;
+    }
+    let removed = db.remove_temporaries()?;
+    if removed > 0 {
+        log::info!("removed {removed} unfinished tier files left by an interrupted solve");
+    }
+    let statuses: Vec<TierStatus> = graph
+        .order
+        .iter()
+        .map(|n| db.verify_tier(&meta_of(n)))
+        .collect::<Result<_, _>>()?;
+    let mut todo = HashSet::new();
+    for (node, status) in graph.order.iter().zip(&statuses) {
+        match status {
+            TierStatus::Valid => progress.reused(node),
+            TierStatus::Corrupt(reason) => {
+                progress.corrupt(node, reason);
+                todo.insert(node.tier);
+            }
+            TierStatus::Missing => {
+                todo.insert(node.tier);
+            }
+        }
+    }
+    Ok(todo)
+}
+
+/// The report of a finished solve that solved the tiers in `solved` (the rest were
+/// kept), with the initial position's record read back from `db`.
+pub fn report(
+    game: &GameHandle,
+    db: &dyn Database,
+    graph: &TierGraph,
+    solved: &HashSet<Tier>,
+    started: Instant,
+) -> Result<SolveReport, SolveError> {
     let initial = game.canonical(game.initial_position()?)?;
     let initial_record = db.lookup(initial)?.unwrap_or(Record::UNSOLVED);
-    let solved_nodes = graph.order.iter().filter(|n| todo.contains_key(&n.tier));
+    let solved_nodes = graph.order.iter().filter(|n| solved.contains(&n.tier));
     Ok(SolveReport {
         tiers: graph.order.len(),
-        tiers_solved: todo.len(),
-        tiers_reused: graph.order.len() - todo.len(),
+        tiers_solved: solved.len(),
+        tiers_reused: graph.order.len() - solved.len(),
         positions_solved: solved_nodes.map(|n| n.size).sum(),
         positions_total: graph.total_positions(),
         elapsed: started.elapsed(),
@@ -308,7 +335,6 @@ fn solve_group(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
-    let selection = verify::Selection::of(options.verify, options.seed);
     let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
     for n in nodes {
         let kids = n
@@ -321,27 +347,7 @@ fn solve_group(
     let solved: Vec<TierRecords> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
-        .map(|(node, kids)| -> Result<TierRecords, SolveError> {
-            let t0 = Instant::now();
-            progress.tier_started(node);
-            let children: Vec<ChildFrontier> = kids
-                .into_iter()
-                .map(|(c, r)| ChildFrontier::new(c, r))
-                .collect();
-            let records = solve_one(
-                game,
-                node,
-                &children,
-                options.parents,
-                &|k| progress.advance(node, k),
-                &|what| progress.note(node, what),
-            )?;
-            verify::check_solved_tier(game, node, &records, &children, selection)?;
-            drop(children);
-            db.store_tier(&meta_of(node), &records)?;
-            progress.tier_finished(node, t0.elapsed());
-            Ok(records)
-        })
+        .map(|(node, kids)| solve_and_store_with(game, db, node, kids, options, progress))
         .collect::<Result<_, _>>()?;
     for n in nodes {
         for &c in &n.children {
@@ -352,6 +358,62 @@ fn solve_group(
         cache.offer(n.tier, records);
     }
     Ok(())
+}
+
+/// Solves one tier whose child tiers are already stored in `db`, reading them from it,
+/// and stores it atomically; returns its records. This is the unit of work a
+/// distributed worker does: no records need to be in memory beforehand.
+pub fn solve_and_store(
+    game: &GameHandle,
+    db: &dyn Database,
+    graph: &TierGraph,
+    node: &TierNode,
+    options: &SolveOptions,
+    progress: &dyn SolveProgress,
+) -> Result<TierRecords, SolveError> {
+    let kids = node
+        .children
+        .iter()
+        .map(|&c| {
+            let child = graph.get(c).expect("a node's children are in its graph");
+            Ok((c, db.load_tier(&meta_of(child))?))
+        })
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    solve_and_store_with(game, db, node, kids, options, progress)
+}
+
+/// Solves one tier from its children's records (in memory) and stores it atomically:
+/// the per-tier step every solve path takes, so whatever a tier goes through before
+/// it is stored applies to all of them.
+pub fn solve_and_store_with(
+    game: &GameHandle,
+    db: &dyn Database,
+    node: &TierNode,
+    kids: Vec<(Tier, Arc<TierRecords>)>,
+    options: &SolveOptions,
+    progress: &dyn SolveProgress,
+) -> Result<TierRecords, SolveError> {
+    let t0 = Instant::now();
+    progress.tier_started(node);
+    let children: Vec<ChildFrontier> = kids
+        .into_iter()
+        .map(|(c, r)| ChildFrontier::new(c, r))
+        .collect();
+    let records = solve_one(
+        game,
+        node,
+        &children,
+        options.parents,
+        &|k| progress.advance(node, k),
+        &|what| progress.note(node, what),
+    )?;
+    // Checked against its children before it is stored, on every solve path.
+    let selection = verify::Selection::of(options.verify, options.seed);
+    verify::check_solved_tier(game, node, &records, &children, selection)?;
+    drop(children);
+    db.store_tier(&meta_of(node), &records)?;
+    progress.tier_finished(node, t0.elapsed());
+    Ok(records)
 }
 
 /// Solves one tier from its solved children: values, then WinBy where supported.
