@@ -40,6 +40,10 @@ struct Cli {
     /// The variant to open (default: the module's first).
     #[arg(long, global = true)]
     variant: Option<String>,
+    /// With an http:// database: keep every tier fetched in this file:DIRECTORY
+    /// database, which later runs read first (tiers are then fetched whole, checked).
+    #[arg(long, global = true, value_name = "file:DIRECTORY")]
+    cache: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -194,6 +198,9 @@ enum Command {
         #[arg(long, requires = "plot")]
         log_scale: bool,
     },
+    /// Work on databases as a whole: `db copy SRC DST` copies the variant's tiers.
+    #[command(subcommand, after_help = help::DB)]
+    Db(DbCommand),
     /// List the plugin search path and every module found on it, with its variants.
     #[command(after_help = help::LIST)]
     List {
@@ -227,6 +234,18 @@ enum Command {
     Man,
 }
 
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy the variant's tiers from one database to another (file:, http://, a
+    /// directory), each read whole with its checksum verified and written atomically.
+    Copy {
+        /// Where from: file:DIRECTORY, a directory, or http://HOST:PORT/PATH.
+        src: String,
+        /// Where to: file:DIRECTORY or a directory.
+        dst: String,
+    },
+}
+
 impl Command {
     /// Whether output (and so errors) should be JSON.
     fn json(&self) -> bool {
@@ -240,6 +259,7 @@ impl Command {
             | Command::InstallPlugin { json, .. } => *json,
             Command::Verify { .. }
             | Command::Serve { .. }
+            | Command::Db(_)
             | Command::Completions { .. }
             | Command::Man => false,
         }
@@ -321,7 +341,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
         Command::Serve { db, addr, cache_mb } => {
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = ServeArgs {
                 plugins: cli.plugin.clone(),
                 variant_given: cli.variant.is_some(),
@@ -350,7 +370,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Info { json, db } => {
             let database = match db {
                 Some(resource) => {
-                    let db = db::open(&resource, &game_key(&game))?;
+                    let db = db::open_cached(&resource, cli.cache.as_deref(), &game_key(&game))?;
                     Some(info::database_info(&game, db.as_ref())?)
                 }
                 None => None,
@@ -382,7 +402,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             reachable,
         } => {
             set_threads(threads)?;
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = SolveArgs {
                 options: SolveOptions {
                     force,
@@ -406,7 +426,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             cli::solve::run(&game, module.info.api_version.as_str(), &choice, &args)?;
         }
         Command::Verify { db } => {
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             cli::verify::run(&game, &inv, &choice)?;
         }
         Command::Play {
@@ -419,7 +439,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             depth,
             json,
         } => {
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let options = PlayOptions {
                 sides: [first.into(), second.into()],
                 seed,
@@ -436,7 +456,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             depth,
             position,
         } => {
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = QueryArgs {
                 position,
                 depth,
@@ -450,13 +470,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             plot,
             log_scale,
         } => {
-            let choice = DbChoice::resolve(db.as_deref())?;
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = AnalyzeArgs {
                 json,
                 plot,
                 log_scale,
             };
             cli::analyze::run(&game, &inv, &choice, &args)?;
+        }
+        Command::Db(DbCommand::Copy { src, dst }) => {
+            cli::dbcopy::run(&game, &src, &dst, cli.cache.as_deref())?;
         }
         Command::List { .. }
         | Command::Serve { .. }

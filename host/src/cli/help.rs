@@ -54,6 +54,15 @@ Examples:
 Every record of every tier is checked against its children's records; a database
 copied from another machine or an older build is then known to be right.";
 
+/// After `db --help`.
+pub const DB: &str = "\
+Examples:
+  host --plugin mtttier db copy file:/srv/gamesman file:./backup
+  host --plugin quixo --variant 4x4 db copy http://solver.example:8080/db file:./data
+
+A database served by `host serve` is under http://HOST:PORT/db; any static HTTP server
+with Range support over a file: directory (with directory listings) works too.";
+
 /// After `serve --help`.
 pub const SERVE: &str = "\
 Examples:

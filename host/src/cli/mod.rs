@@ -22,6 +22,7 @@ macro_rules! out {
 }
 
 pub mod analyze;
+pub mod dbcopy;
 pub mod docs;
 pub mod exit;
 pub mod help;
@@ -129,10 +130,13 @@ pub enum DbSource {
 /// The database a command uses: `--db`, else `GAMESMAN_DB`, else the data directory.
 #[derive(Clone, Debug)]
 pub struct DbChoice {
-    /// The resource string (`file:DIR`, a directory, or `memory:`).
+    /// The resource string (`file:DIR`, a directory, `http://HOST:PORT/PATH` or
+    /// `memory:`).
     pub resource: String,
     /// Where it came from.
     pub source: DbSource,
+    /// `--cache`: where an `http:` database keeps what it fetches.
+    pub cache: Option<String>,
 }
 
 impl DbChoice {
@@ -142,18 +146,32 @@ impl DbChoice {
             return Ok(DbChoice {
                 resource: r.to_string(),
                 source: DbSource::Flag,
+                cache: None,
             });
         }
         if let Some(r) = std::env::var(DB_ENV).ok().filter(|r| !r.trim().is_empty()) {
             return Ok(DbChoice {
                 resource: r,
                 source: DbSource::Env,
+                cache: None,
             });
         }
         Ok(DbChoice {
             resource: format!("file:{}", default_db_dir()?.display()),
             source: DbSource::Default,
+            cache: None,
         })
+    }
+
+    /// The same choice, keeping what an `http:` database fetches in `cache`.
+    pub fn with_cache(mut self, cache: Option<String>) -> DbChoice {
+        self.cache = cache;
+        self
+    }
+
+    /// Opens the chosen database for `game`'s variant.
+    pub fn open(&self, game: &GameHandle) -> Result<Arc<dyn Database>, db::DbError> {
+        db::open_cached(&self.resource, self.cache.as_deref(), &game_key(game))
     }
 
     /// Whether records live only in this process (solved first by each command).
@@ -181,7 +199,7 @@ pub fn open_solved(
     choice: &DbChoice,
     searching: bool,
 ) -> anyhow::Result<Arc<dyn Database>> {
-    let db = db::open(&choice.resource, &game_key(game))?;
+    let db = choice.open(game)?;
     if choice.is_memory() {
         log::info!(
             "solving {} ({}) in memory first",

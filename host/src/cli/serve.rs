@@ -41,7 +41,7 @@ pub fn run(choice: &DbChoice, args: &ServeArgs) -> anyhow::Result<()> {
             .collect::<Result<_, _>>()?
     };
     let budget = Budget::new(args.cache_mb.saturating_mul(1 << 20));
-    let catalog = Catalog::open(&modules, &choice.resource, budget)?;
+    let catalog = Catalog::open(&modules, &choice.resource, choice.cache.as_deref(), budget)?;
     let options = ServeOptions {
         addr: args.addr.clone(),
     };

@@ -1,8 +1,7 @@
 //! `host verify`: checks every record of a stored database against the module (for a
 //! database copied from elsewhere) and prints a summary. It only reads the database.
 
-use super::{game_key, DbChoice, Invocation};
-use crate::db;
+use super::{DbChoice, Invocation};
 use crate::game::GameHandle;
 use crate::numbers::{count, seconds};
 use crate::progress;
@@ -17,7 +16,7 @@ pub fn run(game: &GameHandle, inv: &Invocation, choice: &DbChoice) -> anyhow::Re
         )
         .into());
     }
-    let db = db::open(&choice.resource, &game_key(game))?;
+    let db = choice.open(game)?;
     if db.stored_tiers()?.is_empty() {
         return Err(super::CliError::NoDatabase {
             game: game.module_name().to_string(),

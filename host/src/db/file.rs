@@ -19,12 +19,14 @@
 mod format;
 mod lock;
 mod reader;
+pub mod source;
 
 pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_VERSION};
-pub(crate) use format::{extra_field, find_extra, gzip_member, FIRST_LINE};
+pub(crate) use format::{extra_field, gzip_member, FIRST_LINE};
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 
+use super::net::{HttpSource, Remote};
 use super::sparse::{self, ReachableReader};
 use super::{
     Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier, TierMeta,
@@ -33,6 +35,7 @@ use super::{
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
+use source::Source;
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Write;
@@ -49,6 +52,17 @@ pub struct FileDb {
     /// Whether another process of the same job holds the directory's lock for this
     /// handle (`open_for_job`).
     job_member: bool,
+    /// For a database read over HTTP: where, and the local cache.
+    remote: Option<RemoteDir>,
+}
+
+/// The same directory layout on a server (`http://HOST:PORT/PATH`), read-only.
+struct RemoteDir {
+    remote: Arc<Remote>,
+    /// `GAME_VARIANT_tierdb`.
+    dir_name: String,
+    /// A local `file:` database that fetched tiers are kept in and read from first.
+    cache: Option<Box<FileDb>>,
 }
 
 /// A handle's right to write, once checked.
@@ -94,7 +108,30 @@ impl FileDb {
             readers: Mutex::new(HashMap::new()),
             writer: Mutex::new(None),
             job_member: false,
+            remote: None,
         })
+    }
+
+    /// The database for `key` under the URL `base` (the `file:` layout served over
+    /// HTTP, e.g. by `host serve` under `/db`), read-only. With `cache`, a tier is
+    /// fetched whole on its first use, checked in full, and kept in the `file:`
+    /// database under `cache`, which later reads (and later runs) use first; without,
+    /// lookups fetch one block at a time.
+    pub fn open_http(base: &str, key: GameKey, cache: Option<PathBuf>) -> DbResult<FileDb> {
+        let dir_name = format!("{}_{}_tierdb", key.game, key.variant);
+        let cache = match cache {
+            // Verified whole files renamed into place: no lock needed, so two readers
+            // sharing a cache never wait for each other.
+            Some(root) => Some(Box::new(FileDb::open_for_job(root, key.clone())?)),
+            None => None,
+        };
+        let mut db = FileDb::open(PathBuf::from(base), key)?;
+        db.remote = Some(RemoteDir {
+            remote: Arc::new(Remote::new(base)),
+            dir_name,
+            cache,
+        });
+        Ok(db)
     }
 
     /// The database for `key` under `root`, for one process of a job (the ranks of a
@@ -142,14 +179,13 @@ impl FileDb {
         if let Some(r) = self.readers.lock().expect("readers").get(&tier) {
             return Ok(Some(r.clone()));
         }
-        let path = self.tier_path(tier);
-        if !path.exists() {
+        let Some((path, source)) = self.source(tier)? else {
             return Ok(None);
-        }
-        let r = if sparse::is_reachable_file(&path) {
-            Opened::ReachableOnly(Arc::new(ReachableReader::open(&path)?))
+        };
+        let r = if sparse::is_reachable_source(&path, source.as_ref()) {
+            Opened::ReachableOnly(Arc::new(ReachableReader::open_source(&path, source)?))
         } else {
-            Opened::Full(Arc::new(TierReader::open(&path)?))
+            Opened::Full(Arc::new(TierReader::open_source(&path, source)?))
         };
         let (game, variant, t) = match &r {
             Opened::Full(r) => (&r.header.game, &r.header.variant, r.header.tier),
@@ -168,10 +204,83 @@ impl FileDb {
         Ok(Some(r))
     }
 
+    /// Where a tier's bytes are (its path or URL, for messages, and its source), or
+    /// `None` when it is not stored. Over HTTP with a cache, a tier not cached yet is
+    /// fetched whole, checked and cached first; nothing is cached from a failed read.
+    fn source(&self, tier: Tier) -> DbResult<Option<(PathBuf, Arc<dyn Source>)>> {
+        let local = |db: &FileDb| -> DbResult<Option<(PathBuf, Arc<dyn Source>)>> {
+            let path = db.tier_path(tier);
+            if !path.exists() {
+                return Ok(None);
+            }
+            let file = source::open_file(&path)?;
+            Ok(Some((path, Arc::new(file))))
+        };
+        let Some(r) = &self.remote else {
+            return local(self);
+        };
+        let file_name = format!("tier_{}.gz", tier.0);
+        let url = r.remote.url(&r.dir_name, &file_name);
+        let label = PathBuf::from(&url);
+        let Some(cache) = &r.cache else {
+            return Ok(HttpSource::open(r.remote.clone(), url)
+                .map_err(io("reading", &label))?
+                .map(|s| (label, Arc::new(s) as Arc<dyn Source>)));
+        };
+        if let Some(found) = local(cache)? {
+            return Ok(Some(found));
+        }
+        let Some(bytes) = r.remote.whole(&url).map_err(io("reading", &label))? else {
+            return Ok(None);
+        };
+        self.check_whole(&label, tier, bytes.clone())?;
+        cache.write_tier_file(tier, &bytes)?;
+        log::debug!("cached {url} in {}", cache.describe());
+        local(cache)
+    }
+
+    /// Checks a whole fetched tier file completely (header, index, every block and the
+    /// checksum) before it is kept.
+    fn check_whole(&self, label: &Path, tier: Tier, bytes: Vec<u8>) -> DbResult<()> {
+        let source: Arc<dyn Source> = Arc::new(source::Bytes(bytes));
+        let (game, variant, t) = if sparse::is_reachable_source(label, source.as_ref()) {
+            let r = ReachableReader::open_source(label, source)?;
+            r.read_all()?;
+            (
+                r.header.game.clone(),
+                r.header.variant.clone(),
+                r.header.tier,
+            )
+        } else {
+            let r = TierReader::open_source(label, source)?;
+            r.read_all()?;
+            (
+                r.header.game.clone(),
+                r.header.variant.clone(),
+                r.header.tier,
+            )
+        };
+        if game != self.key.game || variant != self.key.variant || t != tier.0 {
+            return Err(corrupt(
+                label,
+                "it belongs to another game, variant or tier",
+            ));
+        }
+        Ok(())
+    }
+
+    /// An error for a write to a database read over HTTP.
+    fn refuse_remote(&self) -> DbResult<()> {
+        match self.remote {
+            Some(_) => Err(DbError::ReadOnly(self.describe())),
+            None => Ok(()),
+        }
+    }
+
     /// Fails when the tier file at `path` is reachable-only: a full solve, or a reader
     /// of whole full tiers, must not take it for one of its own.
-    fn require_full(&self, path: &Path) -> DbResult<()> {
-        if sparse::is_reachable_file(path) {
+    fn require_full(&self, path: &Path, source: &dyn Source) -> DbResult<()> {
+        if sparse::is_reachable_source(path, source) {
             return Err(DbError::Coverage {
                 what: format!("tier file {}", path.display()),
                 found: Coverage::ReachableOnly,
@@ -184,6 +293,7 @@ impl FileDb {
     /// Writes a tier file under a temporary name of this writer, syncs and renames it
     /// into place (holding the directory's lock).
     fn write_tier_file(&self, tier: Tier, bytes: &[u8]) -> DbResult<()> {
+        self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
         let path = self.tier_path(tier);
         let tmp = self
@@ -246,17 +356,19 @@ impl FileDb {
 
 impl Database for FileDb {
     fn describe(&self) -> String {
-        format!("file:{}", self.dir.display())
+        match &self.remote {
+            Some(r) => format!("{}/{}", r.remote.base(), r.dir_name),
+            None => format!("file:{}", self.dir.display()),
+        }
     }
 
     fn verify_tier(&self, meta: &TierMeta) -> DbResult<TierStatus> {
-        let path = self.tier_path(meta.tier);
-        if !path.exists() {
+        let Some((path, source)) = self.source(meta.tier)? else {
             return Ok(TierStatus::Missing);
-        }
-        self.require_full(&path)?;
+        };
+        self.require_full(&path, source.as_ref())?;
         let check = || -> DbResult<Result<(), String>> {
-            let r = TierReader::open(&path)?;
+            let r = TierReader::open_source(&path, source)?;
             if let Err(e) = self.check_header(&r.header, meta) {
                 return Ok(Err(e));
             }
@@ -276,9 +388,11 @@ impl Database for FileDb {
     }
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
-        let path = self.tier_path(meta.tier);
-        self.require_full(&path)?;
-        let r = TierReader::open(&path)?;
+        let Some((path, source)) = self.source(meta.tier)? else {
+            return Err(corrupt(&self.tier_path(meta.tier), "not stored"));
+        };
+        self.require_full(&path, source.as_ref())?;
+        let r = TierReader::open_source(&path, source)?;
         self.check_header(&r.header, meta)
             .map_err(|e| corrupt(&path, e))?;
         Ok(Arc::new(r.read_all()?))
@@ -309,6 +423,7 @@ impl Database for FileDb {
     }
 
     fn clear(&self) -> DbResult<()> {
+        self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
         self.readers.lock().expect("readers").clear();
         if self.dir.exists() {
@@ -328,15 +443,36 @@ impl Database for FileDb {
     }
 
     fn remove_temporaries(&self) -> DbResult<usize> {
+        self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
         self.remove_temporaries_in_dir()
     }
 
     fn begin_writing(&self, wait: LockWait) -> DbResult<()> {
+        self.refuse_remote()?;
         self.lock_for_writing(wait)
     }
 
     fn stored_tiers(&self) -> DbResult<Vec<Tier>> {
+        if let Some(r) = &self.remote {
+            let label = PathBuf::from(self.describe());
+            let names = match (r.remote.list(&r.dir_name), &r.cache) {
+                (Ok(names), _) => names.unwrap_or_default(),
+                // The server is gone: what the cache holds is what there is.
+                (Err(e), Some(cache)) => {
+                    log::warn!("{e}: using the tiers cached in {}", cache.describe());
+                    return cache.stored_tiers();
+                }
+                (Err(e), None) => return Err(io("listing", &label)(e)),
+            };
+            let mut out: Vec<Tier> = names
+                .iter()
+                .filter_map(|n| n.strip_prefix("tier_")?.strip_suffix(".gz")?.parse().ok())
+                .map(Tier)
+                .collect();
+            out.sort();
+            return Ok(out);
+        }
         let mut out = Vec::new();
         if let Ok(entries) = fs::read_dir(&self.dir) {
             for e in entries.flatten() {
@@ -381,21 +517,24 @@ impl Database for FileDb {
     }
 
     fn verify_reachable_tier(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
-        let path = self.tier_path(meta.tier);
-        if !path.exists() {
+        let Some((path, source)) = self.source(meta.tier)? else {
             return Ok(TierStatus::Missing);
-        }
-        if !sparse::is_reachable_file(&path) && TierReader::open(&path).is_ok() {
+        };
+        if !sparse::is_reachable_source(&path, source.as_ref())
+            && TierReader::open_source(&path, source.clone()).is_ok()
+        {
             return Err(DbError::Coverage {
                 what: format!("tier file {}", path.display()),
                 found: Coverage::Full,
                 wanted: Coverage::ReachableOnly,
             });
         }
-        Ok(match sparse::verify(&path, &self.key, meta, marks)? {
-            None => TierStatus::Valid,
-            Some(reason) => TierStatus::Corrupt(reason),
-        })
+        Ok(
+            match sparse::verify_source(&path, source, &self.key, meta, marks)? {
+                None => TierStatus::Valid,
+                Some(reason) => TierStatus::Corrupt(reason),
+            },
+        )
     }
 
     fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {

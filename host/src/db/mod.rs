@@ -13,6 +13,7 @@
 
 pub mod file;
 pub mod memory;
+pub mod net;
 pub mod sparse;
 
 use crate::marks::Marks;
@@ -91,7 +92,7 @@ pub struct TierMeta {
 pub enum DbError {
     /// The resource string is not one we know.
     #[error(
-        "unknown database resource {}: use file:DIRECTORY (or a directory path) or memory:",
+        "unknown database resource {}: use file:DIRECTORY (or a directory path), http://HOST:PORT/PATH or memory:",
         crate::messages::quote(.0)
     )]
     BadResource(String),
@@ -129,6 +130,12 @@ pub enum DbError {
     /// Tiers of both kinds in one database.
     #[error("{0} holds full tiers and reachable-only tiers together; solve it again with --force")]
     MixedCoverage(String),
+    /// `--cache` where it does not apply.
+    #[error("--cache keeps what an http:// database fetches in a file:DIRECTORY database; it does not apply to {}", crate::messages::quote(.0))]
+    BadCache(String),
+    /// The database is read from another machine and cannot be written.
+    #[error("{0} is read-only (a database served over HTTP): solve into a file: database, or copy it there with `host db copy`")]
+    ReadOnly(String),
     /// The database kind cannot store reachable-only tiers.
     #[error("{0} cannot store reachable-only tiers")]
     Unsupported(String),
@@ -247,15 +254,26 @@ pub enum Resource {
     Memory,
     /// Tier files under this directory.
     Dir(PathBuf),
+    /// The same layout served over HTTP under this base URL (read-only).
+    Http(String),
 }
 
-/// Reads a resource string: `memory:`, `file:DIR` (`file://DIR` too), or a directory
-/// path without a scheme (`./data`, `/srv/db`). A word before a `:` that is neither is
-/// refused, so a misspelt `memroy:` is not taken for a directory.
+/// Reads a resource string: `memory:`, `file:DIR` (`file://DIR` too), a directory
+/// path without a scheme (`./data`, `/srv/db`), or `http://HOST:PORT/PATH`. A word
+/// before a `:` that is none of these is refused, so a misspelt `memroy:` is not taken
+/// for a directory.
 pub fn parse_resource(resource: &str) -> DbResult<Resource> {
     let bad = || DbError::BadResource(resource.to_string());
     if resource == "memory:" || resource == "memory" {
         return Ok(Resource::Memory);
+    }
+    if let Some(rest) = resource.strip_prefix("http://") {
+        let host = rest.split('/').next().unwrap_or_default();
+        return if host.is_empty() || rest.contains(['?', '#']) {
+            Err(bad())
+        } else {
+            Ok(Resource::Http(resource.trim_end_matches('/').to_string()))
+        };
     }
     if let Some(rest) = resource.strip_prefix("file:") {
         let dir = rest.strip_prefix("//").unwrap_or(rest);
@@ -276,7 +294,28 @@ pub fn parse_resource(resource: &str) -> DbResult<Resource> {
 
 /// Opens the database a resource string names for one game and variant.
 pub fn open(resource: &str, key: &GameKey) -> DbResult<Arc<dyn Database>> {
+    open_cached(resource, None, key)
+}
+
+/// `open`, keeping what an `http:` database fetches in the `file:` database `cache`
+/// (read first, by later runs too). A cache for another kind of database is refused.
+pub fn open_cached(
+    resource: &str,
+    cache: Option<&str>,
+    key: &GameKey,
+) -> DbResult<Arc<dyn Database>> {
+    let cache_dir = match cache.map(parse_resource).transpose()? {
+        None => None,
+        Some(Resource::Dir(dir)) => Some(dir),
+        Some(_) => return Err(DbError::BadCache(cache.unwrap_or_default().to_string())),
+    };
     match parse_resource(resource)? {
+        Resource::Http(base) => Ok(Arc::new(file::FileDb::open_http(
+            &base,
+            key.clone(),
+            cache_dir,
+        )?)),
+        _ if cache_dir.is_some() => Err(DbError::BadCache(resource.to_string())),
         Resource::Memory => Ok(Arc::new(memory::MemoryDb::new(key.clone()))),
         Resource::Dir(dir) => Ok(Arc::new(file::FileDb::open(dir, key.clone())?)),
     }

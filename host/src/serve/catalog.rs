@@ -25,7 +25,7 @@ pub enum CatalogError {
     #[error("module '{0}' is given twice (from {1} and {2})")]
     Duplicate(String, String, String),
     /// The database resource cannot be served.
-    #[error("serve reads solved databases from files: give --db file:DIRECTORY (not '{0}')")]
+    #[error("serve reads solved databases from files or from another server: give --db file:DIRECTORY or http://HOST:PORT/PATH (not '{0}')")]
     Resource(String),
 }
 
@@ -127,15 +127,17 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Opens every variant of every module, with databases under `resource`.
+    /// Opens every variant of every module, with databases under `resource` (a
+    /// directory, or an `http:` database keeping what it fetches in `cache`).
     pub fn open(
         modules: &[Module],
         resource: &str,
+        cache: Option<&str>,
         budget: Arc<Budget>,
     ) -> Result<Catalog, CatalogError> {
         if !matches!(
             crate::db::parse_resource(resource),
-            Ok(crate::db::Resource::Dir(_))
+            Ok(crate::db::Resource::Dir(_) | crate::db::Resource::Http(_))
         ) {
             return Err(CatalogError::Resource(resource.to_string()));
         }
@@ -153,7 +155,7 @@ impl Catalog {
                 ));
             }
             seen.push(m);
-            games.push(Arc::new(open_game(m, resource, &budget)));
+            games.push(Arc::new(open_game(m, resource, cache, &budget)));
         }
         Ok(Catalog {
             games,
@@ -183,7 +185,7 @@ fn display_name(name: &str, description: &str) -> String {
     }
 }
 
-fn open_game(m: &Module, resource: &str, budget: &Arc<Budget>) -> GameEntry {
+fn open_game(m: &Module, resource: &str, cache: Option<&str>, budget: &Arc<Budget>) -> GameEntry {
     let mut variants = Vec::new();
     let mut names = HashSet::new();
     for v in m.info.variants.iter() {
@@ -191,7 +193,7 @@ fn open_game(m: &Module, resource: &str, budget: &Arc<Budget>) -> GameEntry {
         if !names.insert(id.clone()) {
             continue;
         }
-        match open_variant(m, &id, v.description.as_str(), resource, budget) {
+        match open_variant(m, &id, v.description.as_str(), resource, cache, budget) {
             Ok(entry) => variants.push(Arc::new(entry)),
             Err(e) => log::warn!("leaving out {} {id}: {e}", m.name()),
         }
@@ -210,6 +212,7 @@ fn open_variant(
     id: &str,
     description: &str,
     resource: &str,
+    cache: Option<&str>,
     budget: &Arc<Budget>,
 ) -> anyhow::Result<VariantEntry> {
     let game = m.open(Some(id))?;
@@ -218,7 +221,7 @@ fn open_variant(
         variant: game.variant().to_string(),
         winby: game.supports_winby(),
     };
-    let inner = db::open(resource, &key)?;
+    let inner = db::open_cached(resource, cache, &key)?;
     let db: Arc<dyn Database> = Arc::new(CachedDb::new(inner, game.clone(), budget.clone()));
     let board = match game.autogui_board() {
         Ok(b) => b,

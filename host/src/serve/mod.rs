@@ -1,18 +1,21 @@
 //! `host serve`: solved games in a web browser. One long-running process serves every
 //! variant of the given modules from their databases (read-only) as a JSON API in
-//! GamesmanUni's shapes under `/api/`, and our own board page at `/`.
+//! GamesmanUni's shapes under `/api/`, our own board page at `/`, and the database
+//! files themselves under `/db/` (for `http:` databases on other machines).
 //!
 //! The HTTP stack is axum on tokio (HTTP/1), with tower-http for CORS. The server is
 //! one more front end beside play, query and analyze: it calls the same library
 //! functions (`query`, `ranking`, `analyze`, `plot`) and never the solver's internals.
 //! Files: `catalog` (what is served), `cache` (tiers in memory), `answer` (the JSON),
-//! `api` and `page` (routes), `error`, `shutdown`, and the page in `static/`.
+//! `api` and `page` (routes), `files` (the database files under `/db/`), `error`,
+//! `shutdown`, and the page in `static/`.
 
 pub mod answer;
 pub mod api;
 pub mod cache;
 pub mod catalog;
 pub mod error;
+pub mod files;
 pub mod page;
 pub mod shutdown;
 
@@ -68,8 +71,11 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
         Method::HEAD,
         Method::OPTIONS,
     ]);
-    api::routes()
-        .merge(page::routes())
+    let mut routes = api::routes().merge(page::routes());
+    if let Ok(crate::db::Resource::Dir(root)) = crate::db::parse_resource(&catalog.resource) {
+        routes = routes.merge(files::routes(root));
+    }
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(cors)

@@ -4,16 +4,15 @@
 //!
 //! This file only reads; it must not write or decide what to do with a damaged file.
 
-use super::format::{find_extra, Header, FORMAT_VERSION, INDEX_MAGIC};
+use super::format::{Header, FORMAT_VERSION, INDEX_MAGIC};
+use super::source::{open_file, read_head, Source};
 use super::{corrupt, io};
 use crate::db::DbResult;
 use crate::record::{Record, TierRecords};
 use flate2::read::GzDecoder;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -38,7 +37,7 @@ pub(crate) fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> 
 /// An open tier file: header and index read, blocks read on demand.
 pub struct TierReader {
     path: PathBuf,
-    file: File,
+    file: Arc<dyn Source>,
     /// The header.
     pub header: Header,
     offsets: Vec<u64>,
@@ -48,40 +47,13 @@ pub struct TierReader {
 impl TierReader {
     /// Opens a tier file and checks its header and index (not its blocks).
     pub fn open(path: &Path) -> DbResult<TierReader> {
-        let file = File::open(path).map_err(io("opening", path))?;
-        let len = file.metadata().map_err(io("reading", path))?.len();
-        let mut head = [0u8; 12];
-        file.read_exact_at(&mut head, 0)
-            .map_err(|_| corrupt(path, "shorter than a gzip header (truncated)"))?;
-        if head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
-            return Err(corrupt(path, "not gzip data"));
-        }
-        if head[3] & 4 == 0 {
-            return Err(corrupt(
-                path,
-                "gzip header lacks the tier database's extra field",
-            ));
-        }
-        let xlen = u16::from_le_bytes([head[10], head[11]]) as usize;
-        let mut extra = vec![0u8; xlen];
-        file.read_exact_at(&mut extra, 12)
-            .map_err(|_| corrupt(path, "truncated gzip header"))?;
-        let (index_offset, index_len) =
-            find_extra(&extra).ok_or_else(|| corrupt(path, "no GT extra field"))?;
-        if index_offset.checked_add(index_len) != Some(len) {
-            return Err(corrupt(
-                path,
-                format!(
-                    "file is {len} bytes but its index says {}",
-                    index_offset.saturating_add(index_len)
-                ),
-            ));
-        }
-        let mut head_member = vec![0u8; index_offset.min(1 << 16) as usize];
-        file.read_exact_at(&mut head_member, 0)
-            .map_err(io("reading", path))?;
-        let text = gunzip(path, &head_member, 1 << 14)?;
-        let text = String::from_utf8(text).map_err(|_| corrupt(path, "header is not text"))?;
+        TierReader::open_source(path, Arc::new(open_file(path)?))
+    }
+
+    /// Opens the tier file `file` (named `path` in errors) and checks its header and
+    /// index (not its blocks).
+    pub fn open_source(path: &Path, file: Arc<dyn Source>) -> DbResult<TierReader> {
+        let (text, index_offset, index_len) = read_head(path, file.as_ref())?;
         let header = Header::parse(&text).map_err(|e| corrupt(path, e))?;
         if header.format != FORMAT_VERSION {
             return Err(corrupt(

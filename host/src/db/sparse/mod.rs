@@ -22,7 +22,9 @@
 
 mod reader;
 
-pub use reader::{check_header, is_reachable_file, verify, ReachableReader};
+pub use reader::{
+    check_header, is_reachable_file, is_reachable_source, verify, verify_source, ReachableReader,
+};
 
 use super::file::{extra_field, gzip_member, io, FIRST_LINE};
 use super::{DbResult, GameKey, TierMeta};

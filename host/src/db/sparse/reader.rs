@@ -3,70 +3,35 @@
 //! decompressed and cached) or a whole tier with both checksums verified. This file
 //! must not write files.
 
-use super::super::file::{corrupt, find_extra, gunzip, io};
+use super::super::file::source::{open_file, read_head, Source};
+use super::super::file::{corrupt, gunzip, io};
 use super::{decode_marks, Header, COVERAGE_LINE, FORMAT_VERSION, INDEX_MAGIC};
 use crate::db::{DbError, DbResult, GameKey, ReachableTier, TierMeta};
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Decompressed blocks kept per tier for lookups (of each kind).
 const CACHED_BLOCKS: usize = 64;
 
-/// The header text of a tier file (either kind) and where its index lies.
-fn read_head(path: &Path) -> DbResult<(File, String, u64, u64)> {
-    let file = File::open(path).map_err(io("opening", path))?;
-    let len = file.metadata().map_err(io("reading", path))?.len();
-    let mut head = [0u8; 12];
-    file.read_exact_at(&mut head, 0)
-        .map_err(|_| corrupt(path, "shorter than a gzip header (truncated)"))?;
-    if head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
-        return Err(corrupt(path, "not gzip data"));
-    }
-    if head[3] & 4 == 0 {
-        return Err(corrupt(
-            path,
-            "gzip header lacks the tier database's extra field",
-        ));
-    }
-    let xlen = u16::from_le_bytes([head[10], head[11]]) as usize;
-    let mut extra = vec![0u8; xlen];
-    file.read_exact_at(&mut extra, 12)
-        .map_err(|_| corrupt(path, "truncated gzip header"))?;
-    let (index_offset, index_len) =
-        find_extra(&extra).ok_or_else(|| corrupt(path, "no GT extra field"))?;
-    if index_offset.checked_add(index_len) != Some(len) {
-        return Err(corrupt(
-            path,
-            format!(
-                "file is {len} bytes but its index says {}",
-                index_offset.saturating_add(index_len)
-            ),
-        ));
-    }
-    let mut head_member = vec![0u8; index_offset.min(1 << 16) as usize];
-    file.read_exact_at(&mut head_member, 0)
-        .map_err(io("reading", path))?;
-    let text = gunzip(path, &head_member, 1 << 14)?;
-    let text = String::from_utf8(text).map_err(|_| corrupt(path, "header is not text"))?;
-    Ok((file, text, index_offset, index_len))
-}
-
 /// Whether the tier file at `path` is reachable-only (false for full tier files and
 /// for files whose header cannot be read: the full reader reports what is wrong).
 pub fn is_reachable_file(path: &Path) -> bool {
-    read_head(path).is_ok_and(|(_, text, _, _)| text.lines().any(|l| l == COVERAGE_LINE))
+    open_file(path).is_ok_and(|f| is_reachable_source(path, &f))
+}
+
+/// Whether the tier file `file` (named `path`) is reachable-only, as `is_reachable_file`.
+pub fn is_reachable_source(path: &Path, file: &dyn Source) -> bool {
+    read_head(path, file).is_ok_and(|(text, _, _)| text.lines().any(|l| l == COVERAGE_LINE))
 }
 
 /// An open reachable-only tier file: header and index read, blocks read on demand.
 pub struct ReachableReader {
     path: PathBuf,
-    file: File,
+    file: Arc<dyn Source>,
     /// The header.
     pub header: Header,
     /// File offsets of the record blocks, then the mark blocks, then the index.
@@ -100,7 +65,13 @@ fn cached<T>(
 impl ReachableReader {
     /// Opens a reachable-only tier file and checks its header and index.
     pub fn open(path: &Path) -> DbResult<ReachableReader> {
-        let (file, text, index_offset, index_len) = read_head(path)?;
+        ReachableReader::open_source(path, Arc::new(open_file(path)?))
+    }
+
+    /// Opens the reachable-only tier file `file` (named `path` in errors) and checks
+    /// its header and index.
+    pub fn open_source(path: &Path, file: Arc<dyn Source>) -> DbResult<ReachableReader> {
+        let (text, index_offset, index_len) = read_head(path, file.as_ref())?;
         let header = Header::parse(&text).map_err(|e| corrupt(path, e))?;
         if header.format != FORMAT_VERSION {
             return Err(corrupt(
@@ -329,8 +300,19 @@ pub fn verify(
     meta: &TierMeta,
     marks: &Marks,
 ) -> DbResult<Option<String>> {
+    verify_source(path, Arc::new(open_file(path)?), key, meta, marks)
+}
+
+/// `verify` of the tier file `file` (named `path`).
+pub fn verify_source(
+    path: &Path,
+    file: Arc<dyn Source>,
+    key: &GameKey,
+    meta: &TierMeta,
+    marks: &Marks,
+) -> DbResult<Option<String>> {
     let check = || -> DbResult<Option<String>> {
-        let r = ReachableReader::open(path)?;
+        let r = ReachableReader::open_source(path, file)?;
         if let Err(e) = check_header(&r.header, key, meta) {
             return Ok(Some(e));
         }

@@ -1,0 +1,67 @@
+//! `host db copy SRC DST`: copies a variant's tiers from one database to another
+//! (`file:` to `file:`, `http:` to `file:`, ...), the seed's transfer between database
+//! classes. Every tier is read whole with its checksum verified before it is written,
+//! and written atomically; tiers already valid at the destination are kept.
+
+use super::{game_key, CliError};
+use crate::db::{self, LockWait, TierMeta, TierStatus};
+use crate::game::GameHandle;
+use crate::numbers::{count, seconds};
+use crate::tier::TierGraph;
+use std::time::Instant;
+
+/// Copies `game`'s variant from `src` to `dst`; `cache` applies to an `http:` source.
+pub fn run(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {
+    if matches!(db::parse_resource(dst)?, db::Resource::Http(_)) {
+        return Err(CliError::Usage(format!(
+            "{dst} is read-only: copy into a file:DIRECTORY database"
+        ))
+        .into());
+    }
+    let started = Instant::now();
+    let key = game_key(game);
+    let from = db::open_cached(src, cache, &key)?;
+    let to = db::open_for_writing(dst, &key, LockWait::Wait)?;
+    let graph = TierGraph::discover(game)?;
+    let stored = from.stored_tiers()?;
+    if stored.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{} holds nothing of {} ({}): nothing to copy",
+            from.describe(),
+            game.module_name(),
+            game.variant()
+        ))
+        .into());
+    }
+    let mut copied = Vec::new();
+    let mut kept = 0usize;
+    for node in graph.order.iter().filter(|n| stored.contains(&n.tier)) {
+        let meta = TierMeta {
+            tier: node.tier,
+            name: node.name.clone(),
+            size: node.size,
+        };
+        // A full tier already valid at the destination is not fetched again.
+        if to.stored_tier(node.tier).ok().flatten().is_some()
+            && matches!(to.verify_tier(&meta), Ok(TierStatus::Valid))
+        {
+            kept += 1;
+            continue;
+        }
+        copied.push(meta);
+    }
+    let n = db::transfer(from.as_ref(), to.as_ref(), &copied)?;
+    let positions: u64 = copied.iter().map(|m| m.size).sum();
+    outln!(
+        "copied {} tiers ({} positions) of {} ({}) from {} to {} in {}; {} already there",
+        count(n as u64),
+        count(positions),
+        game.module_name(),
+        game.variant(),
+        from.describe(),
+        to.describe(),
+        seconds(started.elapsed()),
+        count(kept as u64)
+    )?;
+    Ok(())
+}
