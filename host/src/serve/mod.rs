@@ -132,6 +132,14 @@ async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError
         catalog.resource
     );
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    // Answers go out at once: with Nagle's algorithm a response written in two parts
+    // (headers, then a file's bytes) waits for the client's delayed ACK, 4 ms per
+    // request on a kept-alive connection (measured with Range GETs on loopback).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            log::debug!("TCP_NODELAY not set on a connection: {e}");
+        }
+    });
     let server = axum::serve(listener, app(catalog)).with_graceful_shutdown(async {
         let _ = stopped.await;
     });
