@@ -223,6 +223,9 @@ fn print_table(variant: &str, runs: &[Run]) {
         );
     }
     if variant == "4x4" {
-        println!("GamesmanOne (issue 7, 1 thread): 94 s, 0.92 M positions/s, 264 MB; goal: at most 47 s on 1 thread");
+        // shared/reference/anchor-figures.md: GamesmanOne v1.3.0 built and run on this
+        // kind of machine, medians of 3.
+        println!("GamesmanOne v1.3.0 (anchor figures, same kind of machine): 1 thread 37.5 s wall, 37.4 s CPU, 258 MB; 2 threads 50.4 s wall, 61.4 s CPU; tier files 1,854,092 bytes (xz)");
+        println!("goal (issue 23): at most a third of GamesmanOne's CPU on 1 thread, about 12.5 s");
     }
 }
