@@ -86,16 +86,7 @@ impl Remote {
                     }
                 }
                 Err(ureq::Error::Status(404 | 410, _)) => return Ok(Got::Missing),
-                Err(ureq::Error::Status(code, resp)) if code >= 500 => {
-                    last = format!("the server answered {code} {}", resp.status_text());
-                }
-                Err(ureq::Error::Status(code, resp)) => {
-                    return Err(other(format!(
-                        "GET {url}: the server answered {code} {}",
-                        resp.status_text()
-                    )))
-                }
-                Err(ureq::Error::Transport(t)) => last = transport(&t),
+                Err(e) => last = retry_or_fail(url, e)?,
             }
         }
         Err(other(format!(
@@ -146,16 +137,7 @@ impl Remote {
                 Err(ureq::Error::Status(404 | 410, _)) => return Ok(None),
                 // An empty file cannot answer a one-byte range.
                 Err(ureq::Error::Status(416, _)) => return Ok(Some(0)),
-                Err(ureq::Error::Status(code, resp)) if code >= 500 => {
-                    last = format!("the server answered {code} {}", resp.status_text());
-                }
-                Err(ureq::Error::Status(code, resp)) => {
-                    return Err(other(format!(
-                        "GET {url}: the server answered {code} {}",
-                        resp.status_text()
-                    )))
-                }
-                Err(ureq::Error::Transport(t)) => last = transport(&t),
+                Err(e) => last = retry_or_fail(url, e)?,
             }
         }
         Err(other(format!(
@@ -202,6 +184,21 @@ fn linked_names(listing: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Why a failed request may be tried again (a 5xx answer, a transport failure), or
+/// the error when it may not (any other answer).
+fn retry_or_fail(url: &str, e: ureq::Error) -> std::io::Result<String> {
+    match e {
+        ureq::Error::Status(code, resp) if code >= 500 => {
+            Ok(format!("the server answered {code} {}", resp.status_text()))
+        }
+        ureq::Error::Status(code, resp) => Err(other(format!(
+            "GET {url}: the server answered {code} {}",
+            resp.status_text()
+        ))),
+        ureq::Error::Transport(t) => Ok(transport(&t)),
+    }
 }
 
 /// A transport failure without the URL ureq repeats (the caller names it once).
