@@ -124,6 +124,8 @@ pub struct Adapter<G: GameObject> {
     props: FfiProperties,
     /// Whether the module implements undo moves (probed once at construction).
     has_undo: bool,
+    /// Whether the fast paths give canonical positions without duplicates (asked once).
+    fast_canonical: bool,
 }
 
 /// Whether `game` implements `generate_undo_moves_to_tier`: the trait's default marks
@@ -148,13 +150,15 @@ fn unsupported_undo(p: TierPosition) -> CallError {
 }
 
 impl<G: GameObject> Adapter<G> {
-    /// Checks an undo move's result and returns its canonical form.
+    /// Checks an undo move's result and returns its canonical form (`p` itself when
+    /// `canonical` says it already is one).
     fn check_parent(
         &self,
         c: TierPosition,
         p: TierPosition,
         tier: Tier,
         size: u64,
+        canonical: bool,
     ) -> Result<TierPosition, CallError> {
         if p.tier != tier || p.position >= size {
             return Err(err(
@@ -164,6 +168,9 @@ impl<G: GameObject> Adapter<G> {
                     self.describe(c)
                 ),
             ));
+        }
+        if canonical {
+            return Ok(p);
         }
         self.canonical(p, size)
     }
@@ -177,6 +184,15 @@ impl<G: GameObject> Adapter<G> {
         }
         let c = module_call!("canonical_position", self.game.canonical_position(p));
         self.check_canonical(p, c, size)
+    }
+
+    /// Whether `p` (of a tier with `size` positions) is canonical: the module's own
+    /// answer where it gives one, else its checked canonical form compared with `p`.
+    fn is_canonical(&self, p: TierPosition, size: u64) -> Result<bool, CallError> {
+        match module_call!("is_canonical", self.game.is_canonical(p)) {
+            Some(answer) => Ok(answer),
+            None => Ok(self.canonical(p, size)? == p),
+        }
     }
 
     /// Fails unless `c`, the canonical form of `p`, lies in `p`'s tier of `size`.
@@ -265,13 +281,16 @@ impl<G: GameObject> Adapter<G> {
     }
 
     /// The distinct canonical children of a non-primitive `p`, checked against the
-    /// declared child tiers, sorted, into `kids`.
+    /// declared child tiers, into `kids`: sorted when `sorted`, else in any order (the
+    /// scan only counts them). A fast path the module declares canonical and free of
+    /// duplicates is taken as it is, and checked for duplicates when sorted.
     fn children_of(
         &self,
         p: TierPosition,
         allowed: &[(Tier, u64)],
         moves: &mut [Move],
         kids: &mut Vec<TierPosition>,
+        sorted: bool,
     ) -> Result<(), CallError> {
         kids.clear();
         kids.resize(self.props.max_moves as usize, TierPosition::default());
@@ -285,6 +304,22 @@ impl<G: GameObject> Adapter<G> {
             kids.truncate(n);
             for &c in kids.iter() {
                 self.check_child(p, None, c, allowed)?;
+            }
+            if self.fast_canonical {
+                if sorted {
+                    kids.sort_unstable();
+                    if let Some(w) = kids.windows(2).find(|w| w[0] == w[1]) {
+                        return Err(err(
+                            CallErrorKind::BAD_OUTPUT,
+                            format!(
+                                "children at {} gave {} twice, but the module declares its fast paths free of duplicates (fast_paths_canonical)",
+                                self.describe(p),
+                                w[0]
+                            ),
+                        ));
+                    }
+                }
+                return Ok(());
             }
         } else {
             kids.clear();
@@ -566,7 +601,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                 let p = TierPosition::new(tier, first + i as u64);
                 *rec = ScanRecord::default();
                 if !module_call!("is_legal", self.game.is_legal(p))
-                    || (self.props.has_symmetry && self.canonical(p, size)? != p)
+                    || (self.props.has_symmetry && !self.is_canonical(p, size)?)
                 {
                     rec.value = ScanRecord::SKIP;
                     continue;
@@ -578,7 +613,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                 rec.value = v.0;
                 rec.turn = module_call!("turn", self.game.turn(p)).0;
                 if v == Value::UNDECIDED {
-                    self.children_of(p, &allowed, &mut moves, &mut kids)?;
+                    self.children_of(p, &allowed, &mut moves, &mut kids, false)?;
                     rec.children = kids.len() as u32;
                 }
                 if self.props.supports_winby && rec.children == 0 {
@@ -622,7 +657,16 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                         return Err(self.overflow("parents", cp, cap as u32));
                     }
                     for &p in &fast[..n] {
-                        found.push(self.check_parent(cp, p, parent_tier, parent_size)?.position);
+                        found.push(
+                            self.check_parent(
+                                cp,
+                                p,
+                                parent_tier,
+                                parent_size,
+                                self.fast_canonical,
+                            )?
+                            .position,
+                        );
                     }
                 } else {
                     let mut list = List::new(&mut undo);
@@ -639,11 +683,17 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                     }
                     for &u in list.as_slice() {
                         let p = module_call!("undo_move", self.game.undo_move(cp, u));
-                        found.push(self.check_parent(cp, p, parent_tier, parent_size)?.position);
+                        found.push(
+                            self.check_parent(cp, p, parent_tier, parent_size, false)?
+                                .position,
+                        );
                     }
                 }
-                found.sort_unstable();
-                found.dedup();
+                // Declared distinct: the validator checks that promise.
+                if !(used_fast && self.fast_canonical) {
+                    found.sort_unstable();
+                    found.dedup();
+                }
                 parents[written..written + found.len()].copy_from_slice(&found);
                 written += found.len();
                 counts[i] = found.len() as u32;
@@ -680,7 +730,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                     "primitive",
                 )? == Value::UNDECIDED
                 {
-                    self.children_of(p, &allowed, &mut moves, &mut kids)?;
+                    self.children_of(p, &allowed, &mut moves, &mut kids, true)?;
                 }
                 children[written..written + kids.len()].copy_from_slice(&kids);
                 written += kids.len();
@@ -766,11 +816,15 @@ pub fn game_box<O: GameObject>(game: O) -> GameBox {
 fn adapt<O: GameObject>(game: O) -> GameBox {
     let props = to_ffi_properties(&GameObject::properties(&game));
     let has_undo = probe_undo_moves(&game, &props);
+    // A module that panics here is taken to make no promise.
+    let fast_canonical =
+        catch_unwind(AssertUnwindSafe(|| game.fast_paths_canonical())).unwrap_or(false);
     FfiGame_TO::from_value(
         Adapter {
             game,
             props,
             has_undo,
+            fast_canonical,
         },
         TD_Opaque,
     )

@@ -290,6 +290,27 @@ pub trait Game: Send + Sync + Sized + 'static {
         false
     }
 
+    /// Whether `children` and `parents` already give canonical positions (the forms
+    /// `canonical_position` returns), each at most once per call (plugin-api 0.1.3).
+    /// Then the solver uses what they give as it is, without canonicalising every
+    /// position again and sorting out duplicates, which is most of the cost of a call
+    /// on a game with symmetries. The host still checks tiers and sizes, the batch of
+    /// children it hands to verification is checked for duplicates, and the validator
+    /// compares both fast paths with the slow functions. Default: `false`.
+    fn fast_paths_canonical(&self) -> bool {
+        false
+    }
+
+    /// Whether `p` is the canonical position of its class (plugin-api 0.1.3), for
+    /// modules that can answer faster than `canonical_position` computes the form (no
+    /// need to index the form found): the solver asks this of every index of a tier
+    /// and skips the others. Only called when `has_symmetry`. Default: `None`, and the
+    /// host computes `canonical_position(p)` (checking it stays in its tier) and
+    /// compares it with `p`.
+    fn is_canonical(&self, _p: TierPosition) -> Option<bool> {
+        None
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

@@ -74,6 +74,14 @@ pub trait GameObject: Send + Sync + 'static {
         tier: Tier,
         parents: &mut List<'_, TierPosition>,
     ) -> ObjectResult<bool>;
+    /// `Game::fast_paths_canonical`. Default: `false`.
+    fn fast_paths_canonical(&self) -> bool {
+        false
+    }
+    /// `Game::is_canonical`. Default: `None` (not answered).
+    fn is_canonical(&self, _p: TierPosition) -> ObjectResult<Option<bool>> {
+        Ok(None)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -247,6 +255,13 @@ impl<G: Game> GameObject for G {
         parents: &mut List<'_, TierPosition>,
     ) -> ObjectResult<bool> {
         Ok(Game::parents(self, p, tier, parents))
+    }
+    fn fast_paths_canonical(&self) -> bool {
+        Game::fast_paths_canonical(self)
+    }
+    #[inline]
+    fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {
+        Ok(Game::is_canonical(self, p))
     }
     #[inline]
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64> {

@@ -16,21 +16,22 @@
 //!
 //! Positions equal under the square's eight symmetries are merged (`symmetry`): on
 //! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
-//! return canonical positions directly and note them (`memo`) so the adapter's
-//! canonicalization of each costs a comparison.
+//! return canonical positions, each once (`distinct`), and say so
+//! (`fast_paths_canonical`), so the host takes them as they are.
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
 //! hot paths (`primitive`, `canonical_position`, `children`, `parents`).
 
 pub mod board;
-mod memo;
+mod distinct;
 pub mod moves;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
 
 use board::{Board, Geometry, Side};
+use distinct::Distinct;
 use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
@@ -71,6 +72,12 @@ fn side_bit(side: Side) -> u64 {
         Side::X => 0,
         Side::O => 1,
     }
+}
+
+/// A board as one number, for `Distinct`.
+#[inline(always)]
+fn key(b: Board) -> u64 {
+    b.x as u64 | (b.o as u64) << 32
 }
 
 /// An undo move: the move undone, and whether the cube it took was blank.
@@ -186,6 +193,7 @@ impl Game for Quixo {
             }
         };
         let geo = Geometry::new(side);
+        assert!(geo.max_moves() <= distinct::CAPACITY);
         let tables = Tables::new();
         let tiers = Tiers::new(&tables, geo.cells);
         Ok(Quixo {
@@ -386,7 +394,7 @@ impl Game for Quixo {
 
     #[inline]
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
-        if !self.symmetric || memo::is_next(p) {
+        if !self.symmetric {
             return p;
         }
         let (b, side) = self.decode(p);
@@ -416,6 +424,7 @@ impl Game for Quixo {
             self.tiers.ranker(next_tier)
         };
         let bit = side_bit(side.other());
+        let mut seen = Distinct::new();
         moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
             let (t, r) = if took_blank {
                 (next_tier, next)
@@ -423,11 +432,10 @@ impl Game for Quixo {
                 (p.tier, same)
             };
             let c = self.canonical_board(c);
-            out.push(TierPosition::new(t, r.rank(&self.tables, c) * 2 + bit));
+            if seen.insert(key(c)) {
+                out.push(TierPosition::new(t, r.rank(&self.tables, c) * 2 + bit));
+            }
         });
-        if self.symmetric {
-            memo::note(out.as_slice());
-        }
         true
     }
 
@@ -440,17 +448,27 @@ impl Game for Quixo {
         let last = side.other();
         let r = self.tiers.ranker(tier);
         let bit = side_bit(last);
+        let mut seen = Distinct::new();
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
             let parent = self.canonical_board(parent);
-            out.push(TierPosition::new(
-                tier,
-                r.rank(&self.tables, parent) * 2 + bit,
-            ));
+            if seen.insert(key(parent)) {
+                out.push(TierPosition::new(
+                    tier,
+                    r.rank(&self.tables, parent) * 2 + bit,
+                ));
+            }
         });
-        if self.symmetric {
-            memo::note(out.as_slice());
-        }
         true
+    }
+
+    fn fast_paths_canonical(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn is_canonical(&self, p: TierPosition) -> Option<bool> {
+        let (b, _) = self.decode(p);
+        Some(!self.symmetric || self.symmetries.canonical(b) == b)
     }
 }
 

@@ -240,14 +240,17 @@ impl<'a> Probe<'a> {
         Some(out)
     }
 
-    /// The distinct canonical parents of `c` in `tier` as the solver gets them: through
-    /// the batch call, which uses the module's `parents` fast path when it has one.
+    /// The parents of `c` in `tier` as the solver gets them, sorted: through the batch
+    /// call, which uses the module's `parents` fast path when it has one. The solver
+    /// takes them as distinct (a module that declares `fast_paths_canonical` promises
+    /// that), so a repeated parent is kept to show up against the distinct undo moves.
     pub fn batch_parents(&self, c: TierPosition, tier: Tier) -> ModuleResult<Vec<TierPosition>> {
         let mut parents = vec![0u64; self.props.max_undo_moves as usize];
         let mut count = [0u32];
         self.game
             .parents_batch(c.tier, &[c.position], tier, &mut parents, &mut count)?;
         parents.truncate(count[0] as usize);
+        parents.sort_unstable();
         Ok(parents
             .into_iter()
             .map(|i| TierPosition::new(tier, i))
