@@ -353,7 +353,7 @@ fn run_levels(
                 level,
                 r,
                 phase,
-                &|i| cf.records.packed(i),
+                |i| cf.records.packed(i),
             )?);
         }
         let mine = own.take(r);
@@ -366,7 +366,7 @@ fn run_levels(
                 &mine,
                 r,
                 phase,
-                &|i| state.packed(i),
+                |i| state.packed(i),
             )?);
         }
         if !next.is_empty() {
@@ -391,7 +391,9 @@ fn propagate(
     positions: &[u64],
     r: u32,
     phase: Phase,
-    packed_of: &(dyn Fn(u64) -> u16 + Sync),
+    // Generic rather than `dyn`: it runs once per child position, and inlined it is a
+    // load.
+    packed_of: impl Fn(u64) -> u16 + Sync,
 ) -> Result<Vec<u64>, SolveError> {
     if positions.is_empty() {
         return Ok(Vec::new());
@@ -402,7 +404,7 @@ fn propagate(
             ParentBuffers::default,
             |bufs, chunk| -> Result<Vec<u64>, SolveError> {
                 let mut decided = Vec::new();
-                for_each_parents(game, state, child_tier, chunk, bufs, &mut |c, found| {
+                for_each_parents(game, state, child_tier, chunk, bufs, |c, found| {
                     if found.is_empty() {
                         return Ok(());
                     }
@@ -447,10 +449,7 @@ pub struct ParentBuffers {
     one: Vec<u64>,
 }
 
-/// Receives a child and its distinct parents in the tier being solved.
-pub type ParentsVisitor<'a> = dyn FnMut(u64, &[u64]) -> Result<(), SolveError> + 'a;
-
-/// Calls `f(child, parents)` for each child in `chunk` (positions of `child_tier`, at
+/// Calls `f(child, parents)` (generic: it runs once per child) for each child in `chunk` (positions of `child_tier`, at
 /// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
 pub fn for_each_parents(
     game: &GameHandle,
@@ -458,7 +457,7 @@ pub fn for_each_parents(
     child_tier: Tier,
     chunk: &[u64],
     bufs: &mut ParentBuffers,
-    f: &mut ParentsVisitor<'_>,
+    mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
 ) -> Result<(), SolveError> {
     match &state.parents {
         ParentSource::UndoMoves => {

@@ -132,7 +132,7 @@ pub fn winby_pass(
                        bufs: &mut ParentBuffers,
                        done: &mut Vec<u64>|
          -> Result<(), SolveError> {
-            for_each_parents(game, state, node.tier, chunk, bufs, &mut |c, parents| {
+            for_each_parents(game, state, node.tier, chunk, bufs, |c, parents| {
                 let w = winby[c as usize].load(Acquire) as i64;
                 for &q in parents {
                     if !is_inner(q) {

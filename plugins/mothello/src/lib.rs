@@ -357,6 +357,14 @@ impl Game for Mothello {
         true
     }
 
+    /// No symmetry, and both fast paths give each position once: two placements never
+    /// give one board (each leaves its own cell taken and the other's still empty in
+    /// the parent), and undoing one (cell, flips) pair gives its own parent. So the
+    /// host need not sort what they give.
+    fn fast_paths_canonical(&self) -> bool {
+        true
+    }
+
     fn autogui_board(&self) -> Option<AutoGuiBoard> {
         // The cells row by row from the top, then one center below the board for the
         // pass button.
