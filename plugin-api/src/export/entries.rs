@@ -1,0 +1,258 @@
+//! The stable-ABI entry points of the adapter (`FfiGame`): each runs its call inside
+//! `guard` and forwards to the game object or to the batch loops in `batch`. This file
+//! must not check what a module returns beyond what `adapter` offers.
+
+use super::adapter::{check_value, unsupported_undo, Adapter};
+use super::guard::{err, guard, module_call, CURRENT};
+use crate::ffi::{CallErrorKind, CallResult, FfiAutoGuiBoard, FfiGame, FfiProperties, ScanRecord};
+use crate::game::List;
+use crate::object::GameObject;
+use crate::types::{Move, Player, Tier, TierPosition, UndoMove, Value};
+use abi_stable::std_types::{RErr, ROk, RResult, RSlice, RSliceMut, RStr, RString};
+
+impl<G: GameObject> FfiGame for Adapter<G> {
+    fn properties(&self) -> FfiProperties {
+        self.props
+    }
+
+    fn initial_position(&self) -> CallResult<TierPosition> {
+        guard("initial_position", || {
+            Ok(module_call!(
+                "initial_position",
+                self.game.initial_position()
+            ))
+        })
+    }
+
+    fn primitive(&self, p: TierPosition) -> CallResult<Value> {
+        guard("primitive", || {
+            check_value(
+                module_call!("primitive", self.game.primitive(p)),
+                "primitive",
+            )
+        })
+    }
+
+    fn generate_moves(&self, p: TierPosition, mut out: RSliceMut<'_, Move>) -> CallResult<u32> {
+        guard("generate_moves", || Ok(self.moves_of(p, &mut out)? as u32))
+    }
+
+    fn do_move(&self, p: TierPosition, m: Move) -> CallResult<TierPosition> {
+        guard("do_move", || {
+            Ok(module_call!("do_move", self.game.do_move(p, m)))
+        })
+    }
+
+    fn turn(&self, p: TierPosition) -> CallResult<Player> {
+        guard("turn", || {
+            let t = module_call!("turn", self.game.turn(p));
+            if t.0 == 1 || t.0 == 2 {
+                Ok(t)
+            } else {
+                Err(err(
+                    CallErrorKind::BAD_OUTPUT,
+                    format!("turn returned player {}", t.0),
+                ))
+            }
+        })
+    }
+
+    fn is_legal(&self, p: TierPosition) -> CallResult<bool> {
+        guard("is_legal", || {
+            Ok(module_call!("is_legal", self.game.is_legal(p)))
+        })
+    }
+
+    fn win_by(&self, p: TierPosition) -> CallResult<i64> {
+        guard("win_by", || Ok(module_call!("win_by", self.game.win_by(p))))
+    }
+
+    fn canonical_position(&self, p: TierPosition) -> CallResult<TierPosition> {
+        guard("canonical_position", || {
+            let c = module_call!("canonical_position", self.game.canonical_position(p));
+            let size = module_call!("tier_size", self.game.tier_size(p.tier));
+            self.check_canonical(p, c, size)
+        })
+    }
+
+    fn score(&self, p: TierPosition) -> CallResult<i64> {
+        guard("score", || Ok(module_call!("score", self.game.score(p))))
+    }
+
+    fn tier_children(&self, tier: Tier, mut out: RSliceMut<'_, Tier>) -> CallResult<u32> {
+        guard("tier_children", || {
+            let mut list = List::new(&mut out);
+            module_call!("tier_children", self.game.tier_children(tier, &mut list));
+            if list.overflowed() {
+                return Err(err(
+                    CallErrorKind::OVERFLOW,
+                    format!(
+                        "tier_children({tier}) gave more than the {} tiers the module declares",
+                        self.props.max_tier_children
+                    ),
+                ));
+            }
+            Ok(list.len() as u32)
+        })
+    }
+
+    fn tier_size(&self, tier: Tier) -> CallResult<u64> {
+        guard("tier_size", || {
+            Ok(module_call!("tier_size", self.game.tier_size(tier)))
+        })
+    }
+
+    fn tier_name(&self, tier: Tier) -> CallResult<RString> {
+        guard("tier_name", || {
+            Ok(module_call!("tier_name", self.game.tier_name(tier)).into())
+        })
+    }
+
+    fn undo_moves_to_tier(
+        &self,
+        p: TierPosition,
+        tier: Tier,
+        mut out: RSliceMut<'_, UndoMove>,
+    ) -> CallResult<u32> {
+        guard("generate_undo_moves_to_tier", || {
+            let mut list = List::new(&mut out);
+            module_call!(
+                "generate_undo_moves_to_tier",
+                self.game.generate_undo_moves_to_tier(p, tier, &mut list)
+            );
+            if list.is_unsupported() {
+                return Err(unsupported_undo(p));
+            }
+            if list.overflowed() {
+                return Err(self.overflow(
+                    "generate_undo_moves_to_tier",
+                    p,
+                    self.props.max_undo_moves,
+                ));
+            }
+            Ok(list.len() as u32)
+        })
+    }
+
+    fn undo_move(&self, p: TierPosition, u: UndoMove) -> CallResult<TierPosition> {
+        guard("undo_move", || {
+            Ok(module_call!("undo_move", self.game.undo_move(p, u)))
+        })
+    }
+
+    fn board_to_text(&self, p: TierPosition) -> CallResult<RString> {
+        guard("board_to_text", || {
+            Ok(module_call!("board_to_text", self.game.board_to_text(p)).into())
+        })
+    }
+
+    fn move_to_text(&self, p: TierPosition, m: Move) -> CallResult<RString> {
+        guard("move_to_text", || {
+            Ok(module_call!("move_to_text", self.game.move_to_text(p, m)).into())
+        })
+    }
+
+    fn text_to_move(&self, p: TierPosition, text: RStr<'_>) -> CallResult<RResult<Move, RString>> {
+        guard("text_to_move", || {
+            Ok(
+                match module_call!("text_to_move", self.game.text_to_move(p, text.as_str())) {
+                    Ok(m) => ROk(m),
+                    Err(e) => RErr(e.into()),
+                },
+            )
+        })
+    }
+
+    fn position_to_text(&self, p: TierPosition) -> CallResult<RString> {
+        guard("position_to_text", || {
+            Ok(module_call!("position_to_text", self.game.position_to_text(p)).into())
+        })
+    }
+
+    fn text_to_position(&self, text: RStr<'_>) -> CallResult<RResult<TierPosition, RString>> {
+        guard("text_to_position", || {
+            Ok(
+                match module_call!(
+                    "text_to_position",
+                    self.game.text_to_position(text.as_str())
+                ) {
+                    Ok(p) => ROk(p),
+                    Err(e) => RErr(e.into()),
+                },
+            )
+        })
+    }
+
+    fn scan_batch(
+        &self,
+        tier: Tier,
+        first: u64,
+        mut out: RSliceMut<'_, ScanRecord>,
+    ) -> CallResult<()> {
+        guard("scan_batch", || self.scan(tier, first, &mut out))
+    }
+
+    fn parents_batch(
+        &self,
+        child_tier: Tier,
+        children: RSlice<'_, u64>,
+        parent_tier: Tier,
+        mut parents: RSliceMut<'_, u64>,
+        mut counts: RSliceMut<'_, u32>,
+    ) -> CallResult<()> {
+        guard("parents_batch", || {
+            self.parents(
+                child_tier,
+                &children,
+                parent_tier,
+                &mut parents,
+                &mut counts,
+            )
+        })
+    }
+
+    fn children_batch(
+        &self,
+        tier: Tier,
+        positions: RSlice<'_, u64>,
+        mut children: RSliceMut<'_, TierPosition>,
+        mut counts: RSliceMut<'_, u32>,
+    ) -> CallResult<()> {
+        guard("children_batch", || {
+            self.children(tier, &positions, &mut children, &mut counts)
+        })
+    }
+
+    fn has_undo_moves(&self) -> bool {
+        self.has_undo
+    }
+
+    fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
+        guard("autogui_board", || {
+            Ok(
+                match module_call!("autogui_board", self.game.autogui_board()) {
+                    Some(b) => FfiAutoGuiBoard::from(&b),
+                    None => FfiAutoGuiBoard::default(),
+                },
+            )
+        })
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> CallResult<RString> {
+        guard("autogui_position", || {
+            Ok(
+                module_call!("autogui_position", self.game.autogui_position(p))
+                    .unwrap_or_default()
+                    .into(),
+            )
+        })
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> CallResult<RString> {
+        guard("autogui_move", || {
+            Ok(module_call!("autogui_move", self.game.autogui_move(p, m))
+                .unwrap_or_default()
+                .into())
+        })
+    }
+}
