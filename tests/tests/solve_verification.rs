@@ -185,6 +185,21 @@ fn a_symmetry_hook_that_leaves_its_tier_fails_the_solve() {
 }
 
 #[test]
+fn fast_paths_declared_distinct_that_repeat_a_child_fail_the_solve() {
+    // The scan counts 2a's children as the module gives them (three, one twice);
+    // verification asks for them sorted, sees the repeat, and stores nothing for tier 2.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fixture = "broken_fast_duplicates";
+    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
+    assert_contains(&text, "game module 'broken_fast_duplicates' failed");
+    assert_contains(
+        &text,
+        "children at position 2:0 (2a) gave 1:1 twice, but the module declares its fast paths free of duplicates",
+    );
+    assert_eq!(stored_tiers(dir.path(), fixture), vec![0, 1]);
+}
+
+#[test]
 fn every_mode_but_off_catches_a_broken_module() {
     let dir = tempfile::tempdir().expect("temp dir");
     let full = solve(

@@ -351,6 +351,26 @@ fn a_parents_fast_path_that_disagrees_with_the_undo_moves() {
 }
 
 #[test]
+fn fast_paths_declared_distinct_that_repeat_a_position() {
+    // The module declares fast_paths_canonical, so the solver would take both lists as
+    // they are: the repeated child fails the children call, the repeated parent shows.
+    let f = caught(
+        "fast_duplicates",
+        &["children", "undo-moves"],
+        "children",
+        "children at position 2:0 (2a) gave 1:1 twice, but the module declares its fast paths free of duplicates",
+    );
+    assert_place(&f, 2, "2 stones", 0, "2a", None);
+    let f = caught(
+        "fast_duplicates",
+        &["children", "undo-moves"],
+        "undo-moves",
+        "the solver's parents of this position in tier 7 (7 stones) (the parents fast path) are [7:0 \"7a\", 7:0 \"7a\"], but its undo moves give [7:0 \"7a\"]",
+    );
+    assert_place(&f, 5, "5 stones", 1, "5b", None);
+}
+
+#[test]
 fn findings_are_capped_per_check_and_the_rest_counted() {
     let run = validate_plugin(&fixture("extra_undo"), &["--json", "--max-findings", "2"]);
     assert_eq!(run.code, 1);
