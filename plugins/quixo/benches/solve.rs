@@ -1,9 +1,12 @@
 //! The solve benchmark: runs the real `host` binary on the Quixo plugin (`.so`, through
-//! the plugin ABI) with 1 and 2 threads into a fresh file database, and prints wall
-//! time, CPU time, positions per second and the child's peak memory as a table.
+//! the plugin ABI; or another bundled plugin with `--plugin`) with 1 and 2 threads into a
+//! fresh file database, and prints wall time, CPU time, positions per second, the
+//! child's peak memory and the bytes of the tier files as a table.
 //!
 //! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--verify off,sample,full]
-//! [--no-build]` (VARIANT defaults to 4x4, verification to the host's default, sample).
+//! [--plugin NAME] [--reachable] [--no-build]` (VARIANT defaults to the plugin's default,
+//! 4x4 for quixo; verification to the host's default, sample; `--reachable` solves only
+//! the positions reachable from the start).
 //! With several `--verify` modes each thread count is solved once per mode, and the
 //! table shows each mode's CPU time over `off`'s: the cost of verification. It first runs `cargo build --release -p host -p quixo`
 //! into this benchmark's own target directory, so the binary and the plugin it times
@@ -14,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A run that takes longer than this is killed (4x4 takes well under a minute).
+/// A run that takes longer than this is killed (quixo 4x4 takes well under a minute).
 const TIME_LIMIT: Duration = Duration::from_secs(1200);
 
 /// What one solve cost.
@@ -25,11 +28,23 @@ struct Run {
     cpu: f64,
     peak_mb: f64,
     positions: u64,
+    bytes: u64,
     initial: String,
 }
 
+/// What to solve and how.
+struct Job {
+    plugin: String,
+    variant: Option<String>,
+    reachable: bool,
+}
+
 fn main() {
-    let mut variant = "4x4".to_string();
+    let mut job = Job {
+        plugin: "quixo".to_string(),
+        variant: None,
+        reachable: false,
+    };
     let mut threads = vec![1usize, 2];
     let mut verifies = vec!["sample".to_string()];
     let mut build = true;
@@ -39,6 +54,8 @@ fn main() {
             // cargo passes --bench to every benchmark binary.
             "--bench" => {}
             "--no-build" => build = false,
+            "--reachable" => job.reachable = true,
+            "--plugin" => job.plugin = args.next().expect("--plugin takes a bundled plugin's name"),
             "--threads" => {
                 let list = args.next().unwrap_or_default();
                 threads = list
@@ -52,11 +69,11 @@ fn main() {
             }
             other if other.starts_with('-') => {
                 eprintln!(
-                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--no-build]"
+                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--plugin NAME] [--reachable] [--no-build]"
                 );
                 std::process::exit(2);
             }
-            other => variant = other.to_string(),
+            other => job.variant = Some(other.to_string()),
         }
     }
 
@@ -67,8 +84,11 @@ fn main() {
         .and_then(Path::parent)
         .expect("the benchmark lives in <target>/release/deps")
         .to_path_buf();
+    if job.variant.is_none() && job.plugin == "quixo" {
+        job.variant = Some("4x4".to_string());
+    }
     if build {
-        build_host(&release);
+        build_host(&release, &job.plugin);
     }
     let host = release.join("host");
     if !host.exists() {
@@ -82,18 +102,18 @@ fn main() {
     let runs: Vec<Run> = threads
         .iter()
         .flat_map(|&t| verifies.iter().map(move |v| (t, v)))
-        .map(|(t, v)| solve(&host, &variant, t, v))
+        .map(|(t, v)| solve(&host, &job, t, v))
         .collect();
-    print_table(&variant, &runs);
+    print_table(&job, &runs);
 }
 
 /// Builds the host binary and the plugin into the target directory holding `release`.
-fn build_host(release: &Path) {
+fn build_host(release: &Path, plugin: &str) {
     let target = release.parent().expect("<target>/release");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("building host and the quixo plugin (release) ...");
+    eprintln!("building host and the {plugin} plugin (release) ...");
     let status = Command::new(cargo)
-        .args(["build", "--release", "-p", "host", "-p", "quixo"])
+        .args(["build", "--release", "-p", "host", "-p", plugin])
         .env("CARGO_TARGET_DIR", target)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
@@ -104,18 +124,36 @@ fn build_host(release: &Path) {
 /// Solves `variant` with `threads` threads into a fresh temporary directory.
 // The child is reaped by `wait4` below, which clippy cannot see.
 #[allow(clippy::zombie_processes)]
-fn solve(host: &Path, variant: &str, threads: usize, verify: &str) -> Run {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("quixo-bench-{}-{threads}", std::process::id()));
+fn solve(host: &Path, job: &Job, threads: usize, verify: &str) -> Run {
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "{}-bench-{}-{threads}",
+        job.plugin,
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     eprintln!(
-        "solving quixo {variant} with {threads} thread(s), --verify {verify}, into {} ...",
+        "solving {} {} with {threads} thread(s), --verify {verify}{}, into {} ...",
+        job.plugin,
+        job.variant.as_deref().unwrap_or("(default)"),
+        if job.reachable {
+            ", reachable only"
+        } else {
+            ""
+        },
         dir.display()
     );
+    let mut cmd = Command::new(host);
+    cmd.args(["--plugin", &job.plugin]);
+    if let Some(v) = &job.variant {
+        cmd.args(["--variant", v]);
+    }
+    cmd.arg("solve");
+    if job.reachable {
+        cmd.arg("--reachable");
+    }
     let start = Instant::now();
-    let child = Command::new(host)
-        .args(["--plugin", "quixo", "--variant", variant, "solve"])
+    let child = cmd
         .arg("--db")
         .arg(format!("file:{}", dir.display()))
         .args(["--threads", &threads.to_string(), "--force"])
@@ -151,6 +189,7 @@ fn solve(host: &Path, variant: &str, threads: usize, verify: &str) -> Run {
         .expect("piped stdout")
         .read_to_string(&mut out)
         .expect("reading the host's output");
+    let bytes = tree_bytes(&dir);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
@@ -165,12 +204,27 @@ fn solve(host: &Path, variant: &str, threads: usize, verify: &str) -> Run {
         // Linux reports ru_maxrss in kilobytes.
         peak_mb: usage.ru_maxrss as f64 / 1024.0,
         positions: parse_positions(&out),
+        bytes,
         initial: out
             .lines()
             .find_map(|l| l.strip_prefix("initial position "))
             .unwrap_or("?")
             .to_string(),
     }
+}
+
+/// The bytes of every file under `dir` (the tier files of the solve).
+fn tree_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => tree_bytes(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
 }
 
 /// N in the host's summary "..., N positions solved in T s (...)" (N written with
@@ -182,12 +236,25 @@ fn parse_positions(out: &str) -> u64 {
         .unwrap_or_else(|| panic!("no position count in the host's output:\n{out}"))
 }
 
-fn print_table(variant: &str, runs: &[Run]) {
+fn print_table(job: &Job, runs: &[Run]) {
     let first = &runs[0];
+    let variant = job.variant.as_deref().unwrap_or("(default variant)");
     println!();
     println!(
-        "quixo {variant}: {} positions; initial position {}",
-        first.positions, first.initial
+        "{} {variant}{}: {} positions solved; initial position {}",
+        job.plugin,
+        if job.reachable {
+            " (reachable only)"
+        } else {
+            ""
+        },
+        first.positions,
+        first.initial
+    );
+    println!(
+        "tier files: {} bytes, {:.4} bytes per position solved",
+        first.bytes,
+        first.bytes as f64 / first.positions.max(1) as f64
     );
     println!(
         "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}  {:>14}",
@@ -222,10 +289,10 @@ fn print_table(variant: &str, runs: &[Run]) {
             overhead
         );
     }
-    if variant == "4x4" {
+    if job.plugin == "quixo" && variant == "4x4" && !job.reachable {
         // shared/reference/anchor-figures.md: GamesmanOne v1.3.0 built and run on this
         // kind of machine, medians of 3.
         println!("GamesmanOne v1.3.0 (anchor figures, same kind of machine): 1 thread 37.5 s wall, 37.4 s CPU, 258 MB; 2 threads 50.4 s wall, 61.4 s CPU; tier files 1,854,092 bytes (xz)");
-        println!("goal (issue 23): at most a third of GamesmanOne's CPU on 1 thread, about 12.5 s");
+        println!("goal (issue 23): at most a third of GamesmanOne's CPU on 1 thread (about 12.5 s), tier files at most its 1,854,092 bytes");
     }
 }
