@@ -1,7 +1,8 @@
 //! Frontiers: positions whose values are known, grouped by remoteness, from which
 //! values flow to parents. A solved child tier contributes all its decided positions,
-//! sorted by remoteness once (counting sort); the tier being solved adds levels as it
-//! decides positions.
+//! sorted by remoteness once (counting sort) and shared by every parent tier that
+//! needs it (a clone costs two reference counts); the tier being solved adds levels as
+//! it decides positions.
 //!
 //! This file only orders positions; it never changes a value.
 
@@ -10,11 +11,17 @@ use gamesman_plugin_api::{Tier, Value};
 use std::sync::Arc;
 
 /// A solved child tier's decided positions, by remoteness: win/lose and tie separately.
+#[derive(Clone)]
 pub struct ChildFrontier {
     /// The child tier.
     pub tier: Tier,
     /// Its records.
     pub records: Arc<TierRecords>,
+    order: Arc<Order>,
+}
+
+/// The positions of a child tier sorted by remoteness.
+struct Order {
     wl: Vec<u64>,
     wl_starts: Vec<usize>,
     tie: Vec<u64>,
@@ -71,31 +78,33 @@ impl ChildFrontier {
         ChildFrontier {
             tier,
             records,
-            wl,
-            wl_starts,
-            tie,
-            tie_starts,
+            order: Arc::new(Order {
+                wl,
+                wl_starts,
+                tie,
+                tie_starts,
+            }),
         }
     }
 
     /// Win and lose positions at remoteness `r`.
     pub fn wins_losses(&self, r: u32) -> &[u64] {
-        level(&self.wl, &self.wl_starts, r)
+        level(&self.order.wl, &self.order.wl_starts, r)
     }
 
     /// Tie positions at remoteness `r`.
     pub fn ties(&self, r: u32) -> &[u64] {
-        level(&self.tie, &self.tie_starts, r)
+        level(&self.order.tie, &self.order.tie_starts, r)
     }
 
     /// One more than the largest remoteness of a win or loss (0 if none).
     pub fn wl_levels(&self) -> u32 {
-        (self.wl_starts.len() - 1) as u32
+        (self.order.wl_starts.len() - 1) as u32
     }
 
     /// One more than the largest remoteness of a tie (0 if none).
     pub fn tie_levels(&self) -> u32 {
-        (self.tie_starts.len() - 1) as u32
+        (self.order.tie_starts.len() - 1) as u32
     }
 }
 

@@ -3,8 +3,8 @@
 //!
 //! A run first checks what the database already holds: valid tiers are kept, corrupt
 //! or truncated ones are reported and solved again, and the solve resumes at the first
-//! tier without a valid file. Child tiers are loaded once and shared by every parent
-//! that needs them, and dropped when no unsolved parent is left. This file decides
+//! tier without a valid file. Child tiers are loaded once, sorted by remoteness once,
+//! shared by every parent that needs them, and dropped when no unsolved parent is left. This file decides
 //! order and storage; the per-tier algorithm lives in `retrograde` and `winby`.
 //! Front ends that schedule tiers themselves (the MPI driver) use its pieces:
 //! `pending_tiers`, `solve_and_store` (one tier, children read from the database)
@@ -288,24 +288,25 @@ pub fn report(
 /// their parents (they are read back from the database when a parent needs them).
 const BIG_TIER: u64 = 1 << 20;
 
-/// Solved tiers held in memory for the parents that still need them.
+/// Solved tiers held in memory, with their frontiers, for the parents that still need
+/// them.
 struct ChildCache<'a> {
     db: &'a dyn Database,
     graph: &'a TierGraph,
-    loaded: HashMap<Tier, Arc<TierRecords>>,
+    loaded: HashMap<Tier, ChildFrontier>,
     /// Unsolved parents left per tier.
     waiting: HashMap<Tier, usize>,
 }
 
 impl ChildCache<'_> {
-    fn get(&mut self, tier: Tier) -> Result<Arc<TierRecords>, SolveError> {
-        if let Some(r) = self.loaded.get(&tier) {
-            return Ok(r.clone());
+    fn get(&mut self, tier: Tier) -> Result<ChildFrontier, SolveError> {
+        if let Some(f) = self.loaded.get(&tier) {
+            return Ok(f.clone());
         }
         let node = self.graph.get(tier).expect("children are in the graph");
-        let r = self.db.load_tier(&meta_of(node))?;
-        self.loaded.insert(tier, r.clone());
-        Ok(r)
+        let f = ChildFrontier::new(tier, self.db.load_tier(&meta_of(node))?);
+        self.loaded.insert(tier, f.clone());
+        Ok(f)
     }
 
     /// A parent of `tier` is solved; forget the tier once no parent needs it.
@@ -321,7 +322,8 @@ impl ChildCache<'_> {
     /// Keeps a freshly solved small tier for its parents.
     fn offer(&mut self, tier: Tier, records: TierRecords) {
         if self.waiting.get(&tier).copied().unwrap_or(0) > 0 && (records.len() as u64) < BIG_TIER {
-            self.loaded.insert(tier, Arc::new(records));
+            self.loaded
+                .insert(tier, ChildFrontier::new(tier, Arc::new(records)));
         }
     }
 }
@@ -335,12 +337,12 @@ fn solve_group(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
-    let mut inputs: Vec<Vec<(Tier, Arc<TierRecords>)>> = Vec::with_capacity(nodes.len());
+    let mut inputs: Vec<Vec<ChildFrontier>> = Vec::with_capacity(nodes.len());
     for n in nodes {
         let kids = n
             .children
             .iter()
-            .map(|&c| Ok((c, cache.get(c)?)))
+            .map(|&c| cache.get(c))
             .collect::<Result<Vec<_>, SolveError>>()?;
         inputs.push(kids);
     }
@@ -376,29 +378,25 @@ pub fn solve_and_store(
         .iter()
         .map(|&c| {
             let child = graph.get(c).expect("a node's children are in its graph");
-            Ok((c, db.load_tier(&meta_of(child))?))
+            Ok(ChildFrontier::new(c, db.load_tier(&meta_of(child))?))
         })
         .collect::<Result<Vec<_>, SolveError>>()?;
     solve_and_store_with(game, db, node, kids, options, progress)
 }
 
-/// Solves one tier from its children's records (in memory) and stores it atomically:
-/// the per-tier step every solve path takes, so whatever a tier goes through before
-/// it is stored applies to all of them.
+/// Solves one tier from its children's records (in memory, sorted by remoteness) and
+/// stores it atomically: the per-tier step every solve path takes, so whatever a tier
+/// goes through before it is stored applies to all of them.
 pub fn solve_and_store_with(
     game: &GameHandle,
     db: &dyn Database,
     node: &TierNode,
-    kids: Vec<(Tier, Arc<TierRecords>)>,
+    children: Vec<ChildFrontier>,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<TierRecords, SolveError> {
     let t0 = Instant::now();
     progress.tier_started(node);
-    let children: Vec<ChildFrontier> = kids
-        .into_iter()
-        .map(|(c, r)| ChildFrontier::new(c, r))
-        .collect();
     let records = solve_one(
         game,
         node,
