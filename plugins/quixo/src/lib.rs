@@ -468,7 +468,7 @@ impl Game for Quixo {
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
         let (b, _) = self.decode(p);
-        Some(!self.symmetric || self.symmetries.canonical(b) == b)
+        Some(!self.symmetric || self.symmetries.is_canonical(b))
     }
 }
 
