@@ -19,8 +19,8 @@
 //!   all even records first, or the `ranks` context coding.
 //!
 //! Every section ends its deflate block, so each has Huffman tables of its own. The
-//! encoder tries each way of writing the symbols and keeps the smallest member;
-//! encoding is deterministic. Decoding checks every count and index, so a damaged
+//! encoder tries each way of writing the symbols with quick deflate and keeps the
+//! smallest, deflated again with more effort; encoding is deterministic. Decoding checks every count and index, so a damaged
 //! block is an error, never a panic or a wrong record that passed.
 //!
 //! This file must not know about files, headers or tiers.
@@ -36,6 +36,8 @@ use wire::{put_bitmap, put_runs, put_varint, read_bitmap, read_runs, Cursor};
 
 /// The deflate level of blocks.
 const LEVEL: u32 = 6;
+/// The deflate level that chooses between ways of writing a block's symbols.
+const TRIAL_LEVEL: u32 = 3;
 const PLAIN: u8 = 0;
 const CODED: u8 = 1;
 /// `flags`: the mask is by pairs of records.
@@ -155,34 +157,40 @@ pub fn encode(values: &[u16], winby: Option<&[i32]>) -> Vec<u8> {
         }
         h
     };
-    let member = |flags: u8, streams: &[&[u8]]| {
-        let mut sections: Vec<&[u8]> = vec![&table_bytes, &mask];
-        sections.extend_from_slice(streams);
-        let h = head(mask_flags | flags, &sections);
-        sections.insert(0, &h);
-        wire::gzip_sections(&sections, LEVEL)
-    };
-    let mut best = {
-        let (bytes, literals) = symbol_bytes(symbols.iter().copied());
-        member(0, &[&bytes, &literals])
-    };
-    let mut keep = |m: Vec<u8>| {
-        if m.len() < best.len() {
-            best = m;
-        }
-    };
+    // Each way of writing the symbols: its flag and sections.
+    let mut ways: Vec<(u8, Vec<Vec<u8>>)> = Vec::with_capacity(3);
+    let (bytes, literals) = symbol_bytes(symbols.iter().copied());
+    ways.push((0, vec![bytes, literals]));
     if nonzero.iter().any(|&i| i % 2 == 1) {
         let evens = nonzero.iter().zip(&symbols).filter(|(&i, _)| i % 2 == 0);
         let odds = nonzero.iter().zip(&symbols).filter(|(&i, _)| i % 2 == 1);
         let (bytes, literals) = symbol_bytes(evens.chain(odds).map(|(_, &s)| s));
-        keep(member(SPLIT, &[&bytes, &literals]));
+        ways.push((SPLIT, vec![bytes, literals]));
     }
-    let coded = ranks::encode(&symbols, |j| nonzero[j] as usize % 2);
-    let mut streams: Vec<&[u8]> = coded.flags.iter().map(|f| &f[..]).collect();
-    streams.push(&coded.rest);
-    streams.push(&coded.literals);
-    keep(member(RANKS, &streams));
-    best
+    let coded = ranks::encode(&symbols, table.len() as u32, |j| nonzero[j] as usize % 2);
+    let mut streams = coded.flags;
+    streams.extend([coded.rest, coded.literals]);
+    ways.push((RANKS, streams));
+    let member = |(flags, streams): &(u8, Vec<Vec<u8>>), level: u32| {
+        let mut sections: Vec<&[u8]> = vec![&table_bytes, &mask];
+        sections.extend(streams.iter().map(|s| &s[..]));
+        let h = head(mask_flags | flags, &sections);
+        sections.insert(0, &h);
+        wire::gzip_sections(&sections, level)
+    };
+    // Each tried with quick deflate, the smallest deflated again with more effort.
+    let (best, trial) = ways
+        .iter()
+        .map(|w| member(w, TRIAL_LEVEL))
+        .enumerate()
+        .min_by_key(|(_, m)| m.len())
+        .expect("at least one way");
+    let full = member(&ways[best], LEVEL);
+    if full.len() <= trial.len() {
+        full
+    } else {
+        trial
+    }
 }
 
 /// A block laid out as in format 1, as a `PLAIN` member.
@@ -329,8 +337,9 @@ fn decode_coded(mut c: Cursor, n: usize, winby: bool) -> Result<Block, CodecErro
     };
     if flags & RANKS != 0 {
         let last = parts.len();
+        let flags: [&[u8]; ranks::LEVELS] = std::array::from_fn(|l| parts[2 + l]);
         ranks::decode(
-            &parts[2..2 + ranks::LEVELS],
+            &flags,
             parts[last - 2],
             parts[last - 1],
             m,

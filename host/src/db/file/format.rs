@@ -26,7 +26,7 @@ pub const FORMAT_VERSION: u32 = 3;
 /// The first version, whose blocks hold records laid out plainly; still read.
 pub const FORMAT_V1: u32 = 1;
 /// Records per block (a block is decoded whole for a lookup).
-pub const BLOCK_POSITIONS: u64 = 1 << 18;
+pub const BLOCK_POSITIONS: u64 = 1 << 19;
 /// Records per block of format 1.
 #[cfg(test)]
 const V1_BLOCK_POSITIONS: u64 = 1 << 15;

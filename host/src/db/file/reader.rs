@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Records kept decoded per tier for lookups (in whole blocks, at least 4).
-const CACHED_RECORDS: u64 = 1 << 21;
+const CACHED_RECORDS: u64 = 1 << 22;
 
 pub(crate) fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
     let mut out = Vec::new();

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 /// Mark blocks kept decoded per tier for lookups.
 const CACHED_MARK_BLOCKS: usize = 64;
 /// Records kept decoded per tier for lookups (in whole blocks, at least 4).
-const CACHED_RECORDS: u64 = 1 << 21;
+const CACHED_RECORDS: u64 = 1 << 22;
 /// The most records per block a reader accepts.
 const MAX_BLOCK_POSITIONS: u64 = 1 << 24;
 

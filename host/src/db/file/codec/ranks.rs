@@ -6,8 +6,8 @@
 //! to move): every such context keeps up to `LIST` symbols ordered by how often they
 //! followed it, and the symbol is written as its rank in that list, or as an escape
 //! (rank = the list's length) followed by the symbol itself in the literal section. A
-//! context seen for the first time starts from the list of the shorter context (the
-//! previous symbol and the parity). Ranks are written in unary, one section of flags
+//! context seen for the first time starts with the block's most frequent symbols (the
+//! table's first), in the table's order. Ranks are written in unary, one section of flags
 //! per level ("is the rank more than `level`?", packed eight to a byte, only while the
 //! answer is not already known), the remainder past `LEVELS` as a byte. Encoder and
 //! decoder update the model identically after every symbol, so nothing about it is
@@ -22,10 +22,8 @@ use super::CodecError;
 const LIST: usize = 15;
 /// Levels of unary flags before the remainder byte.
 pub(super) const LEVELS: usize = 8;
-/// Symbols told apart in contexts (larger ones share the last).
+/// Symbols told apart in contexts at most (larger ones share the last).
 const CONTEXT_SYMBOLS: usize = 64;
-/// Where the contexts of one symbol and a parity start.
-const SHORT: usize = CONTEXT_SYMBOLS * CONTEXT_SYMBOLS * 2;
 
 /// One context's symbols, most frequent first.
 #[derive(Clone, Copy)]
@@ -77,15 +75,28 @@ impl List {
 /// The model's state: a list per context.
 struct Model {
     lists: Vec<List>,
-    /// The previous two symbols, capped at `CONTEXT_SYMBOLS - 1`.
+    /// Symbols told apart in contexts: those of the table, at most `CONTEXT_SYMBOLS`.
+    told: usize,
+    /// A new context's list: the first symbols of the table.
+    first: List,
+    /// The previous two symbols, capped at `told - 1`.
     p1: usize,
     p2: usize,
 }
 
 impl Model {
-    fn new() -> Model {
+    /// The model for symbols below `symbols`.
+    fn new(symbols: u32) -> Model {
+        let told = (symbols as usize).clamp(1, CONTEXT_SYMBOLS);
+        let mut first = EMPTY;
+        first.len = symbols.min(LIST as u32) as u8;
+        for (i, s) in first.symbols.iter_mut().enumerate() {
+            *s = i as u32;
+        }
         Model {
-            lists: vec![EMPTY; SHORT + CONTEXT_SYMBOLS * 2],
+            lists: vec![EMPTY; told * told * 2],
+            told,
+            first,
             p1: 0,
             p2: 0,
         }
@@ -94,24 +105,19 @@ impl Model {
     /// The list of the context of the next symbol, whose record has parity `par`.
     #[inline]
     fn context(&mut self, par: usize) -> usize {
-        let long = (self.p1 * CONTEXT_SYMBOLS + self.p2) * 2 + par;
+        let long = (self.p1 * self.told + self.p2) * 2 + par;
         if self.lists[long].len == 0 {
-            let short = self.lists[SHORT + self.p1 * 2 + par];
-            let l = &mut self.lists[long];
-            l.len = short.len;
-            l.symbols = short.symbols;
+            self.lists[long] = self.first;
         }
         long
     }
 
     /// Counts `s` (found at `at` in the list `long`) and moves on.
     #[inline]
-    fn update(&mut self, long: usize, at: Option<usize>, s: u32, par: usize) {
+    fn update(&mut self, long: usize, at: Option<usize>, s: u32) {
         self.lists[long].count(at, s);
-        let short = &mut self.lists[SHORT + self.p1 * 2 + par];
-        short.count(short.find(s), s);
         self.p2 = self.p1;
-        self.p1 = (s as usize).min(CONTEXT_SYMBOLS - 1);
+        self.p1 = (s as usize).min(self.told - 1);
     }
 }
 
@@ -123,9 +129,10 @@ pub(super) struct Coded {
     pub(super) literals: Vec<u8>,
 }
 
-/// Codes `symbols`, the `i`th belonging to a record of parity `parity(i)`.
-pub(super) fn encode(symbols: &[u32], parity: impl Fn(usize) -> usize) -> Coded {
-    let mut m = Model::new();
+/// Codes `symbols` (each below `k`), the `i`th belonging to a record of parity
+/// `parity(i)`.
+pub(super) fn encode(symbols: &[u32], k: u32, parity: impl Fn(usize) -> usize) -> Coded {
+    let mut m = Model::new(k);
     let mut flags: Vec<BitWriter> = (0..LEVELS).map(|_| BitWriter::default()).collect();
     let (mut rest, mut literals) = (Vec::new(), Vec::new());
     for (i, &s) in symbols.iter().enumerate() {
@@ -149,7 +156,7 @@ pub(super) fn encode(symbols: &[u32], parity: impl Fn(usize) -> usize) -> Coded 
         if at.is_none() {
             put_varint(&mut literals, u64::from(s));
         }
-        m.update(long, at, s, par);
+        m.update(long, at, s);
     }
     Coded {
         flags: flags.into_iter().map(|f| f.bytes).collect(),
@@ -160,7 +167,7 @@ pub(super) fn encode(symbols: &[u32], parity: impl Fn(usize) -> usize) -> Coded 
 
 /// Decodes `n` symbols below `symbols` coded by `encode`, calling `out` with each.
 pub(super) fn decode(
-    flags: &[&[u8]],
+    flags: &[&[u8]; LEVELS],
     rest: &[u8],
     literals: &[u8],
     n: usize,
@@ -168,8 +175,8 @@ pub(super) fn decode(
     parity: impl Fn(usize) -> usize,
     mut out: impl FnMut(usize, u32),
 ) -> Result<(), CodecError> {
-    let mut m = Model::new();
-    let mut flags: Vec<BitReader> = flags.iter().map(|f| BitReader::new(f)).collect();
+    let mut m = Model::new(symbols);
+    let mut flags = flags.map(BitReader::new);
     let (mut rest, mut literals) = (Cursor::new(rest), Cursor::new(literals));
     for i in 0..n {
         let par = parity(i);
@@ -196,7 +203,7 @@ pub(super) fn decode(
             (s as u32, None)
         };
         out(i, s);
-        m.update(long, at, s, par);
+        m.update(long, at, s);
     }
     for f in &flags {
         f.finish()?;
@@ -211,8 +218,8 @@ mod tests {
 
     fn round_trip(symbols: &[u32], k: u32) -> usize {
         let par = |i: usize| i & 1;
-        let c = encode(symbols, par);
-        let flags: Vec<&[u8]> = c.flags.iter().map(|f| &f[..]).collect();
+        let c = encode(symbols, k, par);
+        let flags: [&[u8]; LEVELS] = std::array::from_fn(|l| &c.flags[l][..]);
         let mut got = Vec::new();
         decode(
             &flags,
@@ -251,9 +258,9 @@ mod tests {
     fn damaged_sections_are_errors() {
         let symbols: Vec<u32> = (0..3000u32).map(|i| (i * 7 + i / 13) % 40).collect();
         let par = |i: usize| i & 1;
-        let c = encode(&symbols, par);
-        let flags: Vec<&[u8]> = c.flags.iter().map(|f| &f[..]).collect();
-        let dec = |flags: &[&[u8]], rest: &[u8], lits: &[u8], n: usize, k: u32| {
+        let c = encode(&symbols, 40, par);
+        let flags: [&[u8]; LEVELS] = std::array::from_fn(|l| &c.flags[l][..]);
+        let dec = |flags: &[&[u8]; LEVELS], rest: &[u8], lits: &[u8], n: usize, k: u32| {
             decode(flags, rest, lits, n, k, par, |_, _| {})
         };
         assert!(dec(&flags, &c.rest, &c.literals, symbols.len(), 40).is_ok());
