@@ -20,8 +20,9 @@
 //!
 //! Every section ends its deflate block, so each has Huffman tables of its own. The
 //! encoder tries each way of writing the symbols with quick deflate and keeps the
-//! smallest, deflated again with more effort; encoding is deterministic. Decoding checks every count and index, so a damaged
-//! block is an error, never a panic or a wrong record that passed.
+//! smallest, deflated again with more effort; encoding is deterministic. Decoding
+//! checks the member's CRC and every count and index, so a damaged block is an error,
+//! never a panic (records changed under a valid CRC are left to the tier's checksum).
 //!
 //! This file must not know about files, headers or tiers.
 
@@ -146,7 +147,7 @@ pub fn encode(values: &[u16], winby: Option<&[i32]>) -> Vec<u8> {
             put_varint(&mut table_bytes, u64::from(((w << 1) ^ (w >> 31)) as u32));
         }
     }
-    let (mask_flags, mask) = mask(n, &nonzero, |i| key(i) != 0);
+    let (mask_flags, mask) = mask_section(n, &nonzero, |i| key(i) != 0);
     let head = |flags: u8, sections: &[&[u8]]| {
         let mut h = vec![CODED];
         put_varint(&mut h, nonzero.len() as u64);
@@ -230,7 +231,7 @@ pub fn layout_crc(crc: &mut crc32fast::Hasher, values: &[u16], winby: Option<&[i
 
 /// The mask's flags and section: by pairs when it can be, as run lengths or a bitmap,
 /// whichever is shorter; empty when no record or every record is zero.
-fn mask(n: usize, nonzero: &[u32], set: impl Fn(usize) -> bool) -> (u8, Vec<u8>) {
+fn mask_section(n: usize, nonzero: &[u32], set: impl Fn(usize) -> bool) -> (u8, Vec<u8>) {
     if nonzero.is_empty() || nonzero.len() == n {
         return (0, Vec::new());
     }
