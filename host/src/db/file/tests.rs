@@ -1,5 +1,6 @@
 //! Tests of `file:` databases: round trips, lookups, corruption, determinism, and
-//! files of format 1 written by older hosts.
+//! files of format 1 written by older hosts. They must write only under temporary
+//! directories of their own.
 
 use super::*;
 use crate::record::pack;

@@ -1,5 +1,6 @@
 //! Round trips of the block coding on random and adversarial records, and damaged
-//! blocks that must be errors, never panics.
+//! blocks that must be errors, never panics. These tests must not touch files: a
+//! block is bytes in memory.
 
 use super::*;
 use crate::record::{pack, MAX_REMOTENESS};
