@@ -4,24 +4,28 @@
 //! 1. a header member whose text names the format version, game, variant, tier,
 //!    number of positions, record layout, block size and a CRC-32 of all records; its
 //!    gzip header carries an extra field `GT` with the offset and length of the index;
-//! 2. one member per block of `BLOCK_POSITIONS` records (little-endian `u16` value and
-//!    remoteness, then `i32` WinBy when the game has it);
+//! 2. one member per block of `BLOCK_POSITIONS` records, coded compactly (`codec`; the
+//!    plain blocks of format 1 are still read);
 //! 3. an index member with the file offset of every block.
 //!
-//! A lookup reads the header and index once, then decompresses only the block it needs
+//! A lookup reads the header and index once, then decodes only the block it needs
 //! (and caches a few). Files are written under a temporary name, synced and renamed, so
 //! a killed solve never leaves a half-written tier behind; one writer at a time holds
-//! the directory's lock (`lock`). The byte layout is in `format`, reading in `reader`.
+//! the directory's lock (`lock`). The byte layout is in `format`, the coding of a
+//! block's records in `codec`, reading in `reader`.
 //! Reachable-only tiers live in the same directory under the same names, in their own
 //! format (`db::sparse`); this file tells the two apart by their headers. It must not
 //! interpret records beyond their layout.
 
+pub mod codec;
 mod format;
 mod lock;
 mod reader;
 pub mod source;
+#[cfg(test)]
+mod tests;
 
-pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_VERSION};
+pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_V1, FORMAT_VERSION};
 pub(crate) use format::{extra_field, gzip_member, FIRST_LINE};
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
@@ -558,122 +562,5 @@ impl Database for FileDb {
             Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
             _ => Ok(None),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::record::pack;
-    use gamesman_plugin_api::Value;
-    use std::io::Read;
-
-    fn key(winby: bool) -> GameKey {
-        GameKey {
-            game: "g".into(),
-            variant: "v".into(),
-            winby,
-        }
-    }
-
-    fn sample(n: usize, winby: bool) -> TierRecords {
-        TierRecords {
-            values: (0..n)
-                .map(|i| pack(Value((i % 5) as u8), (i % 300) as u32))
-                .collect(),
-            winby: winby.then(|| (0..n).map(|i| (i as i32 % 41) - 20).collect()),
-        }
-    }
-
-    #[test]
-    fn round_trip_lookup_and_zcat_readable() {
-        let dir = tempfile::tempdir().unwrap();
-        for winby in [false, true] {
-            let db = FileDb::open(dir.path().to_path_buf(), key(winby)).unwrap();
-            let n = 3 * BLOCK_POSITIONS as usize + 17;
-            let recs = sample(n, winby);
-            let meta = TierMeta {
-                tier: Tier(7),
-                name: "seven".into(),
-                size: n as u64,
-            };
-            db.store_tier(&meta, &recs).unwrap();
-            assert_eq!(db.verify_tier(&meta).unwrap(), TierStatus::Valid);
-            assert_eq!(*db.load_tier(&meta).unwrap(), recs);
-            for i in [0u64, 1, 32767, 32768, 70000, n as u64 - 1] {
-                let got = db.lookup(TierPosition::new(Tier(7), i)).unwrap().unwrap();
-                assert_eq!(got, recs.get(i), "record {i}");
-            }
-            assert!(db.lookup(TierPosition::new(Tier(8), 0)).unwrap().is_none());
-            // All members concatenated decompress with a multi-member reader (zcat).
-            let bytes = fs::read(db.tier_path(Tier(7))).unwrap();
-            let mut all = Vec::new();
-            flate2::read::MultiGzDecoder::new(&bytes[..])
-                .read_to_end(&mut all)
-                .unwrap();
-            assert!(all
-                .starts_with(b"gamesman tier database\nformat: 1\ngame: g\nvariant: v\ntier: 7\n"));
-            db.clear().unwrap();
-        }
-    }
-
-    #[test]
-    fn corruption_and_truncation_are_detected() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = FileDb::open(dir.path().to_path_buf(), key(false)).unwrap();
-        let n = 2 * BLOCK_POSITIONS as usize;
-        let meta = TierMeta {
-            tier: Tier(1),
-            name: "one".into(),
-            size: n as u64,
-        };
-        db.store_tier(&meta, &sample(n, false)).unwrap();
-        let path = db.tier_path(Tier(1));
-        let good = fs::read(&path).unwrap();
-        // Flip a byte in the middle (inside a block).
-        let mut bad = good.clone();
-        let mid = bad.len() / 2;
-        bad[mid] ^= 0x55;
-        fs::write(&path, &bad).unwrap();
-        assert!(matches!(
-            db.verify_tier(&meta).unwrap(),
-            TierStatus::Corrupt(_)
-        ));
-        // Truncate.
-        fs::write(&path, &good[..good.len() - 10]).unwrap();
-        assert!(matches!(
-            db.verify_tier(&meta).unwrap(),
-            TierStatus::Corrupt(_)
-        ));
-        fs::write(&path, &good[..5]).unwrap();
-        assert!(matches!(
-            db.verify_tier(&meta).unwrap(),
-            TierStatus::Corrupt(_)
-        ));
-        // Wrong size expected.
-        fs::write(&path, &good).unwrap();
-        let other = TierMeta {
-            size: 5,
-            ..meta.clone()
-        };
-        assert!(matches!(
-            db.verify_tier(&other).unwrap(),
-            TierStatus::Corrupt(_)
-        ));
-        assert_eq!(db.verify_tier(&meta).unwrap(), TierStatus::Valid);
-    }
-
-    #[test]
-    fn encoding_is_deterministic() {
-        let recs = sample(100_000, true);
-        let meta = TierMeta {
-            tier: Tier(3),
-            name: "t".into(),
-            size: 100_000,
-        };
-        assert_eq!(
-            encode_tier(&key(true), &meta, &recs),
-            encode_tier(&key(true), &meta, &recs)
-        );
     }
 }

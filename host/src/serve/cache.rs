@@ -1,13 +1,13 @@
 //! A read-only database for serving: whole tiers kept in memory after their first
 //! lookup, up to a memory budget shared by every variant served.
 //!
-//! A file database decompresses a 32,768-position block for each lookup it has not
-//! cached (it keeps 64 blocks per tier), so random queries over a large game mostly
-//! miss; a query touches a position and every child, often across the whole tier. A
-//! tier read whole once (`load_tier`, checksum verified) answers every later lookup
-//! from memory. Tiers that no longer fit the budget are looked up in the database as
-//! before. This file wraps the `Database` trait; it must not know file formats or what
-//! a record means, and it never writes.
+//! A file database decodes a 524,288-position block for each lookup it has not cached
+//! (it keeps 4,194,304 positions' worth per tier), so random queries over a large game
+//! mostly miss; a query touches a position and every child, often across the whole
+//! tier. A tier read whole once (`load_tier`, checksum verified) answers every later
+//! lookup from memory. Tiers that no longer fit the budget are looked up in the
+//! database as before. This file wraps the `Database` trait; it must not know file
+//! formats or what a record means, and it never writes.
 
 use crate::db::{Database, DbError, DbResult, TierMeta, TierStatus};
 use crate::game::GameHandle;

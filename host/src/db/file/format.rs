@@ -1,15 +1,19 @@
 //! The tier file format: the header's text, the blocks, the index, and encoding a
 //! whole tier. A tier file is a series of gzip members, so `zcat` reads it whole:
 //! 1. a header member whose text names the format version, game, variant, tier,
-//!    number of positions, record layout, block size and a CRC-32 of all records; its
-//!    gzip header carries an extra field `GT` with the offset and length of the index;
-//! 2. one member per block of `BLOCK_POSITIONS` records (little-endian `u16` value and
-//!    remoteness, then `i32` WinBy when the game has it);
+//!    number of positions, record layout, block size and a CRC-32 of all records (as
+//!    laid out in format 1, block by block); its gzip header carries an extra field
+//!    `GT` with the offset and length of the index;
+//! 2. one member per block of records: in format 3 (written now), `BLOCK_POSITIONS`
+//!    records coded as `codec` describes; in format 1 (still read), 32,768 records laid
+//!    out plainly (little-endian `u16` value and remoteness, then `i32` WinBy when the
+//!    game has it);
 //! 3. an index member with the file offset of every block.
 //!
 //! This file only lays out bytes; it must not touch the file system or interpret
 //! records beyond their layout.
 
+use super::codec;
 use crate::db::{GameKey, TierMeta};
 use crate::record::TierRecords;
 use flate2::{Compression, GzBuilder};
@@ -17,10 +21,17 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 
-/// The version of the tier file format.
-pub const FORMAT_VERSION: u32 = 1;
-/// Records per block (a block is decompressed whole for a lookup).
-pub const BLOCK_POSITIONS: u64 = 1 << 15;
+/// The version of the tier file format written (blocks coded by `codec`).
+pub const FORMAT_VERSION: u32 = 3;
+/// The first version, whose blocks hold records laid out plainly; still read.
+pub const FORMAT_V1: u32 = 1;
+/// Records per block (a block is decoded whole for a lookup).
+pub const BLOCK_POSITIONS: u64 = 1 << 19;
+/// Records per block of format 1.
+#[cfg(test)]
+const V1_BLOCK_POSITIONS: u64 = 1 << 15;
+/// The most records per block a reader accepts (a bound on what one block costs).
+pub(super) const MAX_BLOCK_POSITIONS: u64 = 1 << 24;
 pub(crate) const FIRST_LINE: &str = "gamesman tier database";
 pub(super) const INDEX_MAGIC: &[u8; 4] = b"GTIX";
 pub(super) const EXTRA_ID: [u8; 2] = *b"GT";
@@ -127,22 +138,6 @@ impl Header {
     }
 }
 
-/// The uncompressed bytes of block `b`.
-fn block_bytes(records: &TierRecords, b: u64) -> Vec<u8> {
-    let start = (b * BLOCK_POSITIONS) as usize;
-    let end = (start + BLOCK_POSITIONS as usize).min(records.len());
-    let mut out = Vec::with_capacity((end - start) * 6);
-    for v in &records.values[start..end] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    if let Some(w) = &records.winby {
-        for x in &w[start..end] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    out
-}
-
 pub(crate) fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
     let mut b = GzBuilder::new().mtime(0);
     if let Some(e) = extra {
@@ -162,34 +157,63 @@ pub(crate) fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
     e
 }
 
-/// Encodes a whole tier file in memory.
+/// Encodes a whole tier file in memory, in the current format.
 pub fn encode_tier(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec<u8> {
-    let blocks = (records.len() as u64).div_ceil(BLOCK_POSITIONS);
-    let members: Vec<(Vec<u8>, u32)> = (0..blocks)
+    encode_with(
+        key,
+        meta,
+        records,
+        FORMAT_VERSION,
+        BLOCK_POSITIONS,
+        codec::encode,
+    )
+}
+
+/// Encodes a whole tier file in format 1, as hosts before format 3 wrote it.
+#[cfg(test)]
+pub(crate) fn encode_tier_v1(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec<u8> {
+    encode_with(key, meta, records, FORMAT_V1, V1_BLOCK_POSITIONS, |v, w| {
+        gzip_member(&codec::layout(v, w), None)
+    })
+}
+
+/// Encodes a tier file of `format`, whose blocks of `block` records `member` writes.
+fn encode_with(
+    key: &GameKey,
+    meta: &TierMeta,
+    records: &TierRecords,
+    format: u32,
+    block: u64,
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
+) -> Vec<u8> {
+    let blocks = (records.len() as u64).div_ceil(block);
+    let members: Vec<(Vec<u8>, u32, u64)> = (0..blocks)
         .into_par_iter()
         .map(|b| {
-            let raw = block_bytes(records, b);
+            let start = (b * block) as usize;
+            let end = (start + block as usize).min(records.len());
+            let values = &records.values[start..end];
+            let winby = records.winby.as_ref().map(|w| &w[start..end]);
             let mut h = crc32fast::Hasher::new();
-            h.update(&raw);
-            (gzip_member(&raw, None), h.finalize())
+            codec::layout_crc(&mut h, values, winby);
+            let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
+            (member(values, winby), h.finalize(), len)
         })
         .collect();
     // The CRC of the concatenation, combined from the blocks' CRCs.
     let mut crc = crc32fast::Hasher::new();
-    for (b, (_, c)) in members.iter().enumerate() {
-        let len = block_bytes_len(records, b as u64);
-        let part = crc32fast::Hasher::new_with_initial_len(*c, len);
-        crc.combine(&part);
+    for (_, c, len) in &members {
+        crc.combine(&crc32fast::Hasher::new_with_initial_len(*c, *len));
     }
     let header = Header {
-        format: FORMAT_VERSION,
+        format,
         game: key.game.clone(),
         variant: key.variant.clone(),
         tier: meta.tier.0,
         tier_name: meta.name.clone(),
         positions: records.len() as u64,
         winby: records.winby.is_some(),
-        block_positions: BLOCK_POSITIONS,
+        block_positions: block,
         blocks,
         crc32: crc.finalize(),
     };
@@ -198,14 +222,14 @@ pub fn encode_tier(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec
     let header_len = gzip_member(text.as_bytes(), Some(extra_field(0, 0))).len() as u64;
     let mut offsets = Vec::with_capacity(members.len() + 1);
     let mut at = header_len;
-    for (m, _) in &members {
+    for (m, _, _) in &members {
         offsets.push(at);
         at += m.len() as u64;
     }
     offsets.push(at);
     let mut index = Vec::with_capacity(16 + offsets.len() * 8);
     index.extend_from_slice(INDEX_MAGIC);
-    index.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    index.extend_from_slice(&format.to_le_bytes());
     index.extend_from_slice(&blocks.to_le_bytes());
     for o in &offsets {
         index.extend_from_slice(&o.to_le_bytes());
@@ -218,17 +242,11 @@ pub fn encode_tier(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec
     debug_assert_eq!(head.len() as u64, header_len);
     let mut out = Vec::with_capacity((at + index_member.len() as u64) as usize);
     out.extend_from_slice(&head);
-    for (m, _) in &members {
+    for (m, _, _) in &members {
         out.extend_from_slice(m);
     }
     out.extend_from_slice(&index_member);
     out
-}
-
-fn block_bytes_len(records: &TierRecords, b: u64) -> u64 {
-    let start = b * BLOCK_POSITIONS;
-    let n = (records.len() as u64 - start).min(BLOCK_POSITIONS);
-    n * if records.winby.is_some() { 6 } else { 2 }
 }
 
 pub(crate) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {

@@ -1,10 +1,12 @@
-//! Reading a tier file: its header and index checked on opening, blocks decompressed
-//! on demand (a few kept for lookups), or every record at once with the checksum
-//! verified. Anything that does not add up is reported as corruption, never trusted.
+//! Reading a tier file of format 3 or 1: its header and index checked on opening,
+//! blocks decoded on demand (a few kept for lookups), or every record at once with the
+//! checksum verified. Anything that does not add up is reported as corruption, never
+//! trusted.
 //!
 //! This file only reads; it must not write or decide what to do with a damaged file.
 
-use super::format::{Header, FORMAT_VERSION, INDEX_MAGIC};
+use super::codec::{self, Block};
+use super::format::{Header, FORMAT_V1, FORMAT_VERSION, INDEX_MAGIC, MAX_BLOCK_POSITIONS};
 use super::source::{open_file, read_head, Source};
 use super::{corrupt, io};
 use crate::db::DbResult;
@@ -16,8 +18,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// Blocks kept decompressed per tier for lookups.
-const CACHED_BLOCKS: usize = 64;
+/// Records kept decoded per tier for lookups (in whole blocks, at least 4).
+const CACHED_RECORDS: u64 = 1 << 22;
 
 pub(crate) fn gunzip(path: &Path, data: &[u8], limit: u64) -> DbResult<Vec<u8>> {
     let mut out = Vec::new();
@@ -41,7 +43,9 @@ pub struct TierReader {
     /// The header.
     pub header: Header,
     offsets: Vec<u64>,
-    cache: Mutex<HashMap<u64, Arc<Vec<u8>>>>,
+    cache: Mutex<HashMap<u64, Arc<Block>>>,
+    /// Blocks the cache holds at most.
+    cached_blocks: usize,
 }
 
 impl TierReader {
@@ -55,16 +59,17 @@ impl TierReader {
     pub fn open_source(path: &Path, file: Arc<dyn Source>) -> DbResult<TierReader> {
         let (text, index_offset, index_len) = read_head(path, file.as_ref())?;
         let header = Header::parse(&text).map_err(|e| corrupt(path, e))?;
-        if header.format != FORMAT_VERSION {
+        if header.format != FORMAT_VERSION && header.format != FORMAT_V1 {
             return Err(corrupt(
                 path,
                 format!(
-                    "format version {} (this host reads {FORMAT_VERSION})",
+                    "format version {} (this host reads {FORMAT_V1} and {FORMAT_VERSION})",
                     header.format
                 ),
             ));
         }
         if header.block_positions == 0
+            || header.block_positions > MAX_BLOCK_POSITIONS
             || header.blocks != header.positions.div_ceil(header.block_positions)
         {
             return Err(corrupt(
@@ -92,43 +97,46 @@ impl TierReader {
         Ok(TierReader {
             path: path.to_path_buf(),
             file,
-            header,
             offsets,
             cache: Mutex::new(HashMap::new()),
+            cached_blocks: (CACHED_RECORDS / header.block_positions).max(4) as usize,
+            header,
         })
     }
 
-    fn block_len(&self, b: u64) -> u64 {
-        let n = (self.header.positions - b * self.header.block_positions)
-            .min(self.header.block_positions);
-        n * self.header.record_bytes()
+    /// The number of records in block `b`.
+    fn block_records(&self, b: u64) -> usize {
+        (self.header.positions - b * self.header.block_positions).min(self.header.block_positions)
+            as usize
     }
 
-    /// The uncompressed bytes of block `b`, checked for length (and by gzip's CRC).
-    fn read_block(&self, b: u64) -> DbResult<Vec<u8>> {
+    /// The records of block `b`, checked (by gzip's CRC, the block's layout and, in
+    /// format 3, every count and index of its coding).
+    fn read_block(&self, b: u64) -> DbResult<Block> {
         let (start, end) = (self.offsets[b as usize], self.offsets[b as usize + 1]);
         let mut raw = vec![0u8; (end - start) as usize];
         self.file
             .read_exact_at(&mut raw, start)
             .map_err(io("reading", &self.path))?;
-        let expected = self.block_len(b);
-        let data = gunzip(&self.path, &raw, expected)?;
-        if data.len() as u64 != expected {
-            return Err(corrupt(
-                &self.path,
-                format!("block {b} holds {} bytes, expected {expected}", data.len()),
-            ));
-        }
-        Ok(data)
+        let n = self.block_records(b);
+        let winby = self.header.winby;
+        let block = if self.header.format == FORMAT_V1 {
+            let expected = n as u64 * self.header.record_bytes();
+            let data = gunzip(&self.path, &raw, expected)?;
+            codec::from_layout(&data, n, winby)
+        } else {
+            codec::decode(&raw, n, winby)
+        };
+        block.map_err(|e| corrupt(&self.path, format!("block {b}: {e}")))
     }
 
-    fn cached_block(&self, b: u64) -> DbResult<Arc<Vec<u8>>> {
+    fn cached_block(&self, b: u64) -> DbResult<Arc<Block>> {
         if let Some(d) = self.cache.lock().expect("block cache").get(&b) {
             return Ok(d.clone());
         }
         let d = Arc::new(self.read_block(b)?);
         let mut cache = self.cache.lock().expect("block cache");
-        if cache.len() >= CACHED_BLOCKS {
+        if cache.len() >= self.cached_blocks {
             if let Some(&k) = cache.keys().next() {
                 cache.remove(&k);
             }
@@ -141,14 +149,8 @@ impl TierReader {
     pub fn get(&self, i: u64) -> DbResult<Record> {
         let b = i / self.header.block_positions;
         let k = (i % self.header.block_positions) as usize;
-        let data = self.cached_block(b)?;
-        let n = (self.block_len(b) / self.header.record_bytes()) as usize;
-        let packed = u16::from_le_bytes([data[2 * k], data[2 * k + 1]]);
-        let winby = self.header.winby.then(|| {
-            let o = 2 * n + 4 * k;
-            i32::from_le_bytes(data[o..o + 4].try_into().expect("4 bytes"))
-        });
-        let r = crate::record::decode(packed, winby);
+        let block = self.cached_block(b)?;
+        let r = crate::record::decode(block.values[k], block.winby.as_ref().map(|w| w[k]));
         if r.value.0 > 4 {
             return Err(corrupt(
                 &self.path,
@@ -160,7 +162,7 @@ impl TierReader {
 
     /// Every record, with the checksum verified.
     pub fn read_all(&self) -> DbResult<TierRecords> {
-        let blocks: Vec<Vec<u8>> = (0..self.header.blocks)
+        let blocks: Vec<Block> = (0..self.header.blocks)
             .into_par_iter()
             .map(|b| self.read_block(b))
             .collect::<DbResult<_>>()?;
@@ -168,20 +170,11 @@ impl TierReader {
         let n = self.header.positions as usize;
         let mut values = Vec::with_capacity(n);
         let mut winby = self.header.winby.then(|| Vec::with_capacity(n));
-        for data in &blocks {
-            crc.update(data);
-            let k = data.len() / self.header.record_bytes() as usize;
-            values.extend(
-                data[..2 * k]
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
-            );
-            if let Some(w) = winby.as_mut() {
-                w.extend(
-                    data[2 * k..]
-                        .chunks_exact(4)
-                        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))),
-                );
+        for block in &blocks {
+            codec::layout_crc(&mut crc, &block.values, block.winby.as_deref());
+            values.extend_from_slice(&block.values);
+            if let (Some(all), Some(w)) = (winby.as_mut(), &block.winby) {
+                all.extend_from_slice(w);
             }
         }
         if crc.finalize() != self.header.crc32 {

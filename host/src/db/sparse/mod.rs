@@ -5,11 +5,13 @@
 //! 1. a header member whose text names the format version (`FORMAT_VERSION`, with the
 //!    line `coverage: reachable-only`, so no reader takes it for a full tier), game,
 //!    variant, tier, positions in the tier, positions stored, record layout, block
-//!    sizes and CRC-32s of the records and of the marks; its gzip extra field `GT`
-//!    gives the offset and length of the index;
+//!    sizes and CRC-32s of the records (as laid out in the full format 1, block by
+//!    block) and of the marks; its gzip extra field `GT` gives the offset and length of
+//!    the index;
 //! 2. one member per block of `RECORD_BLOCK` records of marked positions, in position
-//!    order (the full format's block layout: `u16` value and remoteness, then `i32`
-//!    WinBy when the game has it);
+//!    order, coded as the full format's blocks are (`file::codec`; format 2, still
+//!    read, laid them out plainly: `u16` value and remoteness, then `i32` WinBy when
+//!    the game has it, 32,768 per block);
 //! 3. one member per block of `MARK_BLOCK` positions of the tier: a tag byte, then
 //!    either the block's bitset or the gaps between its marked positions as LEB128
 //!    varints, whichever is shorter;
@@ -26,6 +28,7 @@ pub use reader::{
     check_header, is_reachable_file, is_reachable_source, verify, verify_source, ReachableReader,
 };
 
+use super::file::codec;
 use super::file::{extra_field, gzip_member, io, FIRST_LINE};
 use super::{DbResult, GameKey, TierMeta};
 use crate::marks::Marks;
@@ -36,12 +39,17 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
 
-/// The version of the reachable-only tier file format.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version of the reachable-only tier file format written (coded record blocks).
+pub const FORMAT_VERSION: u32 = 4;
+/// The first version, whose record blocks are laid out plainly; still read.
+pub const FORMAT_V2: u32 = 2;
 /// The header line that marks a reachable-only tier file.
 pub(super) const COVERAGE_LINE: &str = "coverage: reachable-only";
 /// Records per record block.
-pub const RECORD_BLOCK: u64 = 1 << 15;
+pub const RECORD_BLOCK: u64 = super::file::BLOCK_POSITIONS;
+/// Records per record block of format 2.
+#[cfg(test)]
+const V2_RECORD_BLOCK: u64 = 1 << 15;
 /// Positions per mark block.
 pub const MARK_BLOCK: u64 = 1 << 18;
 pub(super) const INDEX_MAGIC: &[u8; 4] = b"GTRX";
@@ -167,22 +175,6 @@ impl Header {
     }
 }
 
-/// The raw bytes of record block `b` (the full format's layout).
-fn record_block(records: &TierRecords, b: u64) -> Vec<u8> {
-    let start = (b * RECORD_BLOCK) as usize;
-    let end = (start + RECORD_BLOCK as usize).min(records.len());
-    let mut out = Vec::with_capacity((end - start) * 6);
-    for v in &records.values[start..end] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    if let Some(w) = &records.winby {
-        for x in &w[start..end] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    out
-}
-
 /// The raw bytes of a mark block of `len` positions whose marked offsets are `offsets`.
 fn mark_block(len: u64, offsets: &[u32]) -> Vec<u8> {
     let mut gaps = vec![GAPS_TAG];
@@ -275,9 +267,41 @@ pub(super) fn decode_marks(data: &[u8], len: u64, count: u64) -> Result<Vec<u32>
 /// Encodes a whole reachable-only tier file in memory: `records` holds the records of
 /// the positions `marks` marks, in position order.
 pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecords) -> Vec<u8> {
+    let format = (FORMAT_VERSION, RECORD_BLOCK);
+    encode_with(key, meta, marks, records, format, codec::encode)
+}
+
+/// `encode` in format 2, as hosts before format 4 wrote it.
+#[cfg(test)]
+pub(super) fn encode_v2(
+    key: &GameKey,
+    meta: &TierMeta,
+    marks: &Marks,
+    records: &TierRecords,
+) -> Vec<u8> {
+    encode_with(
+        key,
+        meta,
+        marks,
+        records,
+        (FORMAT_V2, V2_RECORD_BLOCK),
+        |v, w| gzip_member(&codec::layout(v, w), None),
+    )
+}
+
+/// Encodes a file of `format` (version, records per block) whose record blocks
+/// `member` writes.
+fn encode_with(
+    key: &GameKey,
+    meta: &TierMeta,
+    marks: &Marks,
+    records: &TierRecords,
+    (format, block): (u32, u64),
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
+) -> Vec<u8> {
     assert_eq!(marks.size(), meta.size, "marks of another tier");
     assert_eq!(marks.count(), records.len() as u64, "a record per mark");
-    let blocks = (records.len() as u64).div_ceil(RECORD_BLOCK);
+    let blocks = (records.len() as u64).div_ceil(block);
     let mark_blocks = meta.size.div_ceil(MARK_BLOCK);
     // Marked positions before each mark block.
     let mut ranks = vec![0u64; mark_blocks as usize + 1];
@@ -290,12 +314,14 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
     let record_members: Vec<(Vec<u8>, u32, u64)> = (0..blocks)
         .into_par_iter()
         .map(|b| {
-            let raw = record_block(records, b);
-            (
-                gzip_member(&raw, None),
-                crc32fast::hash(&raw),
-                raw.len() as u64,
-            )
+            let start = (b * block) as usize;
+            let end = (start + block as usize).min(records.len());
+            let values = &records.values[start..end];
+            let winby = records.winby.as_ref().map(|w| &w[start..end]);
+            let mut crc = crc32fast::Hasher::new();
+            codec::layout_crc(&mut crc, values, winby);
+            let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
+            (member(values, winby), crc.finalize(), len)
         })
         .collect();
     let mark_members: Vec<(Vec<u8>, u32, u64)> = (0..mark_blocks)
@@ -325,7 +351,7 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
         crc.finalize()
     };
     let header = Header {
-        format: FORMAT_VERSION,
+        format,
         game: key.game.clone(),
         variant: key.variant.clone(),
         tier: meta.tier.0,
@@ -333,7 +359,7 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
         positions: meta.size,
         stored: marks.count(),
         winby: records.winby.is_some(),
-        block_positions: RECORD_BLOCK,
+        block_positions: block,
         blocks,
         mark_positions: MARK_BLOCK,
         mark_blocks,
@@ -353,7 +379,7 @@ pub fn encode(key: &GameKey, meta: &TierMeta, marks: &Marks, records: &TierRecor
     offsets.push(at);
     let mut index = Vec::with_capacity(24 + (offsets.len() + ranks.len()) * 8);
     index.extend_from_slice(INDEX_MAGIC);
-    index.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    index.extend_from_slice(&format.to_le_bytes());
     index.extend_from_slice(&blocks.to_le_bytes());
     index.extend_from_slice(&mark_blocks.to_le_bytes());
     for o in offsets.iter().chain(&ranks) {

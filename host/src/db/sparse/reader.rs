@@ -1,11 +1,12 @@
-//! Reading reachable-only tier files (the format is described in `sparse`): the header
-//! and index at open, then single lookups (one mark block and one record block,
-//! decompressed and cached) or a whole tier with both checksums verified. This file
-//! must not write files.
+//! Reading reachable-only tier files of format 4 or 2 (the format is described in
+//! `sparse`): the header and index at open, then single lookups (one mark block and one
+//! record block, decoded and cached) or a whole tier with both checksums verified.
+//! This file must not write files.
 
+use super::super::file::codec::{self, Block};
 use super::super::file::source::{open_file, read_head, Source};
 use super::super::file::{corrupt, gunzip, io};
-use super::{decode_marks, Header, COVERAGE_LINE, FORMAT_VERSION, INDEX_MAGIC};
+use super::{decode_marks, Header, COVERAGE_LINE, FORMAT_V2, FORMAT_VERSION, INDEX_MAGIC};
 use crate::db::{DbError, DbResult, GameKey, ReachableTier, TierMeta};
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -14,8 +15,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// Decompressed blocks kept per tier for lookups (of each kind).
-const CACHED_BLOCKS: usize = 64;
+/// Mark blocks kept decoded per tier for lookups.
+const CACHED_MARK_BLOCKS: usize = 64;
+/// Records kept decoded per tier for lookups (in whole blocks, at least 4).
+const CACHED_RECORDS: u64 = 1 << 22;
+/// The most records per block a reader accepts.
+const MAX_BLOCK_POSITIONS: u64 = 1 << 24;
 
 /// Whether the tier file at `path` is reachable-only (false for full tier files and
 /// for files whose header cannot be read: the full reader reports what is wrong).
@@ -38,13 +43,17 @@ pub struct ReachableReader {
     offsets: Vec<u64>,
     /// Marked positions before each mark block (and in all, last).
     ranks: Vec<u64>,
-    records: Mutex<HashMap<u64, Arc<Vec<u8>>>>,
+    records: Mutex<HashMap<u64, Arc<Block>>>,
     marks: Mutex<HashMap<u64, Arc<Vec<u32>>>>,
+    /// Record blocks the cache holds at most.
+    cached_blocks: usize,
 }
 
-/// Looks `key` up in a small cache of decoded blocks, filling it with `load`.
+/// Looks `key` up in a small cache of at most `cap` decoded blocks, filling it with
+/// `load`.
 fn cached<T>(
     cache: &Mutex<HashMap<u64, Arc<T>>>,
+    cap: usize,
     key: u64,
     load: impl FnOnce() -> DbResult<T>,
 ) -> DbResult<Arc<T>> {
@@ -53,7 +62,7 @@ fn cached<T>(
     }
     let d = Arc::new(load()?);
     let mut c = cache.lock().expect("block cache");
-    if c.len() >= CACHED_BLOCKS {
+    if c.len() >= cap {
         if let Some(&k) = c.keys().next() {
             c.remove(&k);
         }
@@ -73,16 +82,17 @@ impl ReachableReader {
     pub fn open_source(path: &Path, file: Arc<dyn Source>) -> DbResult<ReachableReader> {
         let (text, index_offset, index_len) = read_head(path, file.as_ref())?;
         let header = Header::parse(&text).map_err(|e| corrupt(path, e))?;
-        if header.format != FORMAT_VERSION {
+        if header.format != FORMAT_VERSION && header.format != FORMAT_V2 {
             return Err(corrupt(
                 path,
                 format!(
-                    "reachable-only format version {} (this host reads {FORMAT_VERSION})",
+                    "reachable-only format version {} (this host reads {FORMAT_V2} and {FORMAT_VERSION})",
                     header.format
                 ),
             ));
         }
         if header.block_positions == 0
+            || header.block_positions > MAX_BLOCK_POSITIONS
             || header.mark_positions == 0
             || header.stored > header.positions
             || header.blocks != header.stored.div_ceil(header.block_positions)
@@ -126,9 +136,10 @@ impl ReachableReader {
             file,
             offsets: offsets.to_vec(),
             ranks: ranks.to_vec(),
-            header,
             records: Mutex::new(HashMap::new()),
             marks: Mutex::new(HashMap::new()),
+            cached_blocks: (CACHED_RECORDS / header.block_positions).max(4) as usize,
+            header,
         })
     }
 
@@ -142,21 +153,22 @@ impl ReachableReader {
         gunzip(&self.path, &raw, limit)
     }
 
-    fn record_block_raw(&self, b: u64) -> DbResult<Vec<u8>> {
-        let n =
-            (self.header.stored - b * self.header.block_positions).min(self.header.block_positions);
-        let expected = n * self.header.record_bytes();
-        let data = self.member(b, expected)?;
-        if data.len() as u64 != expected {
-            return Err(corrupt(
-                &self.path,
-                format!(
-                    "record block {b} holds {} bytes, expected {expected}",
-                    data.len()
-                ),
-            ));
-        }
-        Ok(data)
+    /// The records of record block `b`, checked as the full format's blocks are.
+    fn record_block(&self, b: u64) -> DbResult<Block> {
+        let h = &self.header;
+        let n = (h.stored - b * h.block_positions).min(h.block_positions) as usize;
+        let block = if h.format == FORMAT_V2 {
+            let data = self.member(b, n as u64 * h.record_bytes())?;
+            codec::from_layout(&data, n, h.winby)
+        } else {
+            let (start, end) = (self.offsets[b as usize], self.offsets[b as usize + 1]);
+            let mut raw = vec![0u8; (end - start) as usize];
+            self.file
+                .read_exact_at(&mut raw, start)
+                .map_err(io("reading", &self.path))?;
+            codec::decode(&raw, n, h.winby)
+        };
+        block.map_err(|e| corrupt(&self.path, format!("record block {b}: {e}")))
     }
 
     fn mark_block_raw(&self, j: u64) -> DbResult<Vec<u8>> {
@@ -182,7 +194,7 @@ impl ReachableReader {
         if self.ranks[j as usize + 1] == before {
             return Ok(None);
         }
-        let offsets = cached(&self.marks, j, || {
+        let offsets = cached(&self.marks, CACHED_MARK_BLOCKS, j, || {
             let raw = self.mark_block_raw(j)?;
             self.mark_offsets(j, &raw)
         })?;
@@ -197,13 +209,11 @@ impl ReachableReader {
         };
         let b = k / self.header.block_positions;
         let at = (k % self.header.block_positions) as usize;
-        let data = cached(&self.records, b, || self.record_block_raw(b))?;
-        let n = data.len() / self.header.record_bytes() as usize;
-        let packed = u16::from_le_bytes([data[2 * at], data[2 * at + 1]]);
-        let winby = self.header.winby.then(|| {
-            let o = 2 * n + 4 * at;
-            i32::from_le_bytes(data[o..o + 4].try_into().expect("4 bytes"))
-        });
+        let block = cached(&self.records, self.cached_blocks, b, || {
+            self.record_block(b)
+        })?;
+        let packed = block.values[at];
+        let winby = block.winby.as_ref().map(|w| w[at]);
         let r = crate::record::decode(packed, winby);
         if r.value.0 > 4 {
             return Err(corrupt(
@@ -217,27 +227,18 @@ impl ReachableReader {
     /// The marks and every record, with both checksums verified.
     pub fn read_all(&self) -> DbResult<ReachableTier> {
         let h = &self.header;
-        let blocks: Vec<Vec<u8>> = (0..h.blocks)
+        let blocks: Vec<Block> = (0..h.blocks)
             .into_par_iter()
-            .map(|b| self.record_block_raw(b))
+            .map(|b| self.record_block(b))
             .collect::<DbResult<_>>()?;
         let mut crc = crc32fast::Hasher::new();
         let mut values = Vec::with_capacity(h.stored as usize);
         let mut winby = h.winby.then(|| Vec::with_capacity(h.stored as usize));
-        for data in &blocks {
-            crc.update(data);
-            let k = data.len() / h.record_bytes() as usize;
-            values.extend(
-                data[..2 * k]
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
-            );
-            if let Some(w) = winby.as_mut() {
-                w.extend(
-                    data[2 * k..]
-                        .chunks_exact(4)
-                        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))),
-                );
+        for block in &blocks {
+            codec::layout_crc(&mut crc, &block.values, block.winby.as_deref());
+            values.extend_from_slice(&block.values);
+            if let (Some(all), Some(w)) = (winby.as_mut(), &block.winby) {
+                all.extend_from_slice(w);
             }
         }
         drop(blocks);
@@ -338,7 +339,7 @@ pub fn verify_source(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{encode, write_atomically, MARK_BLOCK};
+    use super::super::{encode, encode_v2, write_atomically, MARK_BLOCK};
     use super::*;
     use crate::record::pack;
     use gamesman_plugin_api::{Tier, Value};
@@ -403,7 +404,7 @@ mod tests {
             )
             .unwrap();
             assert!(text.starts_with(
-                b"gamesman tier database\nformat: 2\ncoverage: reachable-only\ngame: g\n"
+                b"gamesman tier database\nformat: 4\ncoverage: reachable-only\ngame: g\n"
             ));
         }
     }
@@ -440,5 +441,30 @@ mod tests {
         assert!(verify(&path, &key(false), &meta, &marks).unwrap().is_some());
         fs::write(&path, &good).unwrap();
         assert_eq!(verify(&path, &key(false), &meta, &marks).unwrap(), None);
+    }
+
+    #[test]
+    fn format_2_files_written_by_older_hosts_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tier_4.gz");
+        for (size, every, winby) in [(MARK_BLOCK + 5, 3, true), (70_000, 1, false)] {
+            let (marks, records, meta) = sample(size, every, winby);
+            let old = encode_v2(&key(winby), &meta, &marks, &records);
+            write_atomically(&path, &old).unwrap();
+            assert!(is_reachable_file(&path));
+            assert_eq!(verify(&path, &key(winby), &meta, &marks).unwrap(), None);
+            let r = ReachableReader::open(&path).unwrap();
+            assert_eq!(r.header.format, FORMAT_V2);
+            assert_eq!(*r.read_all().unwrap().records, records);
+            for i in (0..size).step_by(101) {
+                let want = marks.rank(i).map(|k| records.get(k));
+                assert_eq!(r.lookup(i).unwrap(), want, "position {i} of {size}");
+            }
+            let mut bad = old.clone();
+            let mid = bad.len() / 2;
+            bad[mid..mid + 4].iter_mut().for_each(|b| *b ^= 0xff);
+            fs::write(&path, &bad).unwrap();
+            assert!(verify(&path, &key(winby), &meta, &marks).unwrap().is_some());
+        }
     }
 }
