@@ -136,6 +136,13 @@ impl GameHandle {
         self.inner.game.has_undo_moves()
     }
 
+    /// The version of the module's numbering of positions (0 for modules before
+    /// plugin-api 0.1.3): tier files record it, and files of another numbering are
+    /// solved again instead of misread.
+    pub fn index_version(&self) -> u32 {
+        self.inner.game.index_version()
+    }
+
     /// The raw stable-ABI object, for batch calls.
     pub fn raw(&self) -> &GameBox {
         &self.inner.game

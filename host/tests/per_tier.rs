@@ -31,6 +31,7 @@ fn open(game: &GameHandle, dir: &Path) -> std::sync::Arc<dyn Database> {
         game: game.module_name().to_string(),
         variant: game.variant().to_string(),
         winby: game.supports_winby(),
+        numbering: 0,
     };
     db::open(&format!("file:{}", dir.display()), &key).expect("a file database")
 }

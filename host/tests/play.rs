@@ -249,6 +249,7 @@ fn play_script(
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: true,
+        numbering: 0,
     };
     let db = db::open("memory:", &key).unwrap();
     solver::solve(game, db.as_ref(), &SolveOptions::default(), &solver::Silent).unwrap();
@@ -338,6 +339,7 @@ fn unsolved_positions_are_played_by_depth_limited_search() {
         game: "mtttier".into(),
         variant: "regular".into(),
         winby: false,
+        numbering: 0,
     };
     let empty = db::open("memory:", &key).unwrap();
     let options = PlayOptions {
@@ -399,6 +401,7 @@ fn false_hope_wins_by_the_smallest_margin() {
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: true,
+        numbering: 0,
     };
     let db = db::open("memory:", &key).unwrap();
     solver::solve(

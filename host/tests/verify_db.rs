@@ -21,6 +21,7 @@ fn key(variant: &str) -> GameKey {
         game: "mtttier".into(),
         variant: variant.into(),
         winby: false,
+        numbering: 0,
     }
 }
 

@@ -99,6 +99,7 @@ fn key(game: &GameHandle) -> GameKey {
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: game.supports_winby(),
+        numbering: 0,
     }
 }
 

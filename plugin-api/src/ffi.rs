@@ -337,6 +337,15 @@ pub trait FfiGame: Send + Sync {
         let _ = (p, m);
         RResult::ROk(RString::new())
     }
+
+    // ---- appended in plugin-api 0.1.3 ----------------------------------------------
+
+    /// The version of the variant's numbering of positions (`Game::index_version`),
+    /// stored with every tier file so that files of another numbering are solved again
+    /// instead of misread. Default (modules before 0.1.3): 0.
+    fn index_version(&self) -> u32 {
+        0
+    }
 }
 
 /// The game object as the host holds it.

@@ -311,6 +311,15 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The version of this variant's numbering of positions (plugin-api 0.1.3): which
+    /// index stands for which position, which tier numbers there are, which form is
+    /// canonical. Raise it whenever any of that changes: a database stores it, and
+    /// files solved under another numbering are refused and solved again instead of
+    /// being read as the wrong positions. Default: 0.
+    fn index_version(&self) -> u32 {
+        0
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

@@ -82,6 +82,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn is_canonical(&self, _p: TierPosition) -> ObjectResult<Option<bool>> {
         Ok(None)
     }
+    /// `Game::index_version`. Default: 0.
+    fn index_version(&self) -> u32 {
+        0
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -258,6 +262,9 @@ impl<G: Game> GameObject for G {
     }
     fn fast_paths_canonical(&self) -> bool {
         Game::fast_paths_canonical(self)
+    }
+    fn index_version(&self) -> u32 {
+        Game::index_version(self)
     }
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {

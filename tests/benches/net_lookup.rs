@@ -43,11 +43,7 @@ fn main() {
     let root = PathBuf::from(db.strip_prefix("file:").unwrap_or(&db));
     let module = gamesman_host::loader::load(plugin("quixo").to_str().unwrap()).unwrap();
     let game = module.open(Some("4x4")).unwrap();
-    let key = GameKey {
-        game: "quixo".into(),
-        variant: "4x4".into(),
-        winby: false,
-    };
+    let key = GameKey::of(&game);
     let file = FileDb::open(root.clone(), key.clone()).unwrap();
     assert!(
         !file.stored_tiers().unwrap().is_empty(),

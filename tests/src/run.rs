@@ -183,16 +183,27 @@ fn run_full(
     timeout: Duration,
 ) -> RunOutput {
     let command = format!("{cmd:?}");
-    let mut child = cmd
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+    cmd.stdin(if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    // A binary a test has just copied can be "busy" (ETXTBSY) for a moment: a child
+    // another test thread forks meanwhile inherits the copy's open write handle until
+    // it execs. Starting again shortly after succeeds.
+    let mut tries = 0;
+    let mut child = loop {
+        match cmd.spawn() {
+            Ok(child) => break child,
+            Err(e) if e.raw_os_error() == Some(26) && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("cannot start {command}: {e}"),
+        }
+    };
     if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
         // A writer thread: the child may print a lot before it reads everything, and
         // may exit without reading it all (a write error here is expected then).

@@ -251,6 +251,7 @@ fn the_play_prompt_takes_any_line() {
                     game: game.module_name().to_string(),
                     variant: game.variant().to_string(),
                     winby: game.supports_winby(),
+                    numbering: 0,
                 });
                 let options = PlayOptions {
                     sides: [Side::Human, Side::Human],

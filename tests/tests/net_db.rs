@@ -22,11 +22,7 @@ fn game(module: &str, variant: &str) -> GameHandle {
 }
 
 fn key(g: &GameHandle) -> GameKey {
-    GameKey {
-        game: g.module_name().to_string(),
-        variant: g.variant().to_string(),
-        winby: g.supports_winby(),
-    }
+    GameKey::of(g)
 }
 
 /// Positions to compare: every one (`None`) or this many, spread over every tier.

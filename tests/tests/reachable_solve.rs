@@ -20,11 +20,7 @@ fn open(name: &str, variant: &str) -> GameHandle {
 }
 
 fn key(game: &GameHandle) -> GameKey {
-    GameKey {
-        game: game.module_name().into(),
-        variant: game.variant().into(),
-        winby: game.supports_winby(),
-    }
+    GameKey::of(game)
 }
 
 /// Solves `game` fully and reachable-only, in memory; compares every record the

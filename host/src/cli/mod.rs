@@ -182,11 +182,7 @@ impl DbChoice {
 
 /// The key a database stores for `game`'s variant.
 pub fn game_key(game: &GameHandle) -> GameKey {
-    GameKey {
-        game: game.module_name().to_string(),
-        variant: game.variant().to_string(),
-        winby: game.supports_winby(),
-    }
+    GameKey::of(game)
 }
 
 /// Opens the database for `play`, `query` and `analyze`. A `memory:` database is

@@ -26,7 +26,7 @@ pub mod source;
 mod tests;
 
 pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_V1, FORMAT_VERSION};
-pub(crate) use format::{extra_field, gzip_member, FIRST_LINE};
+pub(crate) use format::{extra_field, gzip_member, numbering_line, FIRST_LINE};
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 
@@ -176,7 +176,7 @@ impl FileDb {
         if h.winby != self.key.winby {
             return Err("its record layout (WinBy) does not match the game".into());
         }
-        Ok(())
+        numbering_matches(h.numbering, self.key.numbering)
     }
 
     fn reader(&self, tier: Tier) -> DbResult<Option<Opened>> {
@@ -191,9 +191,19 @@ impl FileDb {
         } else {
             Opened::Full(Arc::new(TierReader::open_source(&path, source)?))
         };
-        let (game, variant, t) = match &r {
-            Opened::Full(r) => (&r.header.game, &r.header.variant, r.header.tier),
-            Opened::ReachableOnly(r) => (&r.header.game, &r.header.variant, r.header.tier),
+        let (game, variant, t, numbering) = match &r {
+            Opened::Full(r) => (
+                &r.header.game,
+                &r.header.variant,
+                r.header.tier,
+                r.header.numbering,
+            ),
+            Opened::ReachableOnly(r) => (
+                &r.header.game,
+                &r.header.variant,
+                r.header.tier,
+                r.header.numbering,
+            ),
         };
         if *game != self.key.game || *variant != self.key.variant || t != tier.0 {
             return Err(corrupt(
@@ -201,6 +211,7 @@ impl FileDb {
                 "it belongs to another game, variant or tier",
             ));
         }
+        numbering_matches(numbering, self.key.numbering).map_err(|e| corrupt(&path, e))?;
         self.readers
             .lock()
             .expect("readers")
@@ -562,5 +573,18 @@ impl Database for FileDb {
             Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
             _ => Ok(None),
         }
+    }
+}
+
+/// Fails unless a file of numbering `file` may be read by a module that numbers its
+/// positions by `module` (`index_version`): another numbering would give every index
+/// the record of another position.
+pub(crate) fn numbering_matches(file: u32, module: u32) -> Result<(), String> {
+    if file == module {
+        Ok(())
+    } else {
+        Err(format!(
+            "it numbers positions by version {file} of the module's numbering, but the module now uses version {module} (it was solved by another build of the module): solve again"
+        ))
     }
 }

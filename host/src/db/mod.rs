@@ -74,6 +74,21 @@ pub struct GameKey {
     pub variant: String,
     /// Whether records carry WinBy.
     pub winby: bool,
+    /// The module's numbering of positions (`GameHandle::index_version`): files of
+    /// another numbering are not read.
+    pub numbering: u32,
+}
+
+impl GameKey {
+    /// The key of `game`'s variant: its names, record layout and numbering.
+    pub fn of(game: &crate::game::GameHandle) -> GameKey {
+        GameKey {
+            game: game.module_name().to_string(),
+            variant: game.variant().to_string(),
+            winby: game.supports_winby(),
+            numbering: game.index_version(),
+        }
+    }
 }
 
 /// A tier's descriptive fields, stored in its header.

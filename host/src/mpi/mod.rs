@@ -164,11 +164,7 @@ pub fn solve(
             return Err(MpiError::Singletons(n));
         }
         log::info!("one MPI rank: solving as one process");
-        let key = crate::db::GameKey {
-            game: game.module_name().to_string(),
-            variant: game.variant().to_string(),
-            winby: game.supports_winby(),
-        };
+        let key = crate::db::GameKey::of(game);
         let db = crate::db::open(resource, &key)?;
         let progress = crate::progress::for_stderr();
         let report = crate::solver::solve(game, db.as_ref(), options, progress.as_ref())?;
@@ -219,11 +215,7 @@ impl Setup {
                     })
                 }
             };
-            let key = crate::db::GameKey {
-                game: game.module_name().to_string(),
-                variant: game.variant().to_string(),
-                winby: game.supports_winby(),
-            };
+            let key = crate::db::GameKey::of(game);
             // Rank 0 holds the directory's writer lock for the whole job (another solve
             // of the same database waits for it); workers write under it.
             let db = if rank == 0 {

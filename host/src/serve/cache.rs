@@ -237,6 +237,7 @@ mod tests {
             game: "mtttier".into(),
             variant: "regular".into(),
             winby: false,
+            numbering: 0,
         };
         let db = db::open("memory:", &key).unwrap();
         solver::solve(

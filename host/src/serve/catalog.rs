@@ -216,11 +216,7 @@ fn open_variant(
     budget: &Arc<Budget>,
 ) -> anyhow::Result<VariantEntry> {
     let game = m.open(Some(id))?;
-    let key = GameKey {
-        game: game.module_name().to_string(),
-        variant: game.variant().to_string(),
-        winby: game.supports_winby(),
-    };
+    let key = GameKey::of(&game);
     let inner = db::open_cached(resource, cache, &key)?;
     let db: Arc<dyn Database> = Arc::new(CachedDb::new(inner, game.clone(), budget.clone()));
     let board = match game.autogui_board() {

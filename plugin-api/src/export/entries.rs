@@ -227,6 +227,12 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         self.has_undo
     }
 
+    fn index_version(&self) -> u32 {
+        // A module that panics here numbers positions as before 0.1.3.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.game.index_version()))
+            .unwrap_or(0)
+    }
+
     fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
         guard("autogui_board", || {
             Ok(

@@ -68,6 +68,7 @@ fn solve(variant: &str) -> (Chess, Arc<dyn Database>) {
         game: "chess".into(),
         variant: variant.into(),
         winby: false,
+        numbering: 0,
     };
     let db = db::open("memory:", &key).unwrap();
     solver::solve(&game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();

@@ -122,6 +122,7 @@ fn solver_agrees_with_brute_force(variant: &str, n: usize, solved: &brute::Solve
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: false,
+        numbering: 0,
     };
     let database = db::open("memory:", &key).unwrap();
     let report =

@@ -137,6 +137,7 @@ fn check_variant(variant: &str, base: usize, scoring: Scoring, sign: i64) -> i64
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: true,
+        numbering: 0,
     };
     let database = db::open("memory:", &key).unwrap();
     let report =

@@ -199,6 +199,7 @@ fn solved() -> &'static Solved {
             game: game.module_name().into(),
             variant: game.variant().into(),
             winby: true,
+            numbering: 0,
         };
         let db = db::open("memory:", &key).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
@@ -328,6 +329,7 @@ fn key_of(game: &GameHandle) -> GameKey {
         game: game.module_name().into(),
         variant: game.variant().into(),
         winby: game.supports_winby(),
+        numbering: 0,
     }
 }
 

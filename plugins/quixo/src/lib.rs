@@ -17,7 +17,10 @@
 //! Positions equal under the square's eight symmetries are merged (`symmetry`): on
 //! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
 //! return canonical positions, each once (`distinct`), and say so
-//! (`fast_paths_canonical`), so the host takes them as they are.
+//! (`fast_paths_canonical`), so the host takes them as they are. On 3x3 and 4x4 a
+//! tier's boards are numbered canonical ones first (`order`), so the solver's question
+//! "is this index canonical?" is a comparison and the skipped boards' records are one
+//! run of zeros; that numbering is the module's `index_version` 1.
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
@@ -26,6 +29,7 @@
 pub mod board;
 mod distinct;
 pub mod moves;
+pub mod order;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
@@ -38,7 +42,9 @@ use gamesman_plugin_api::{
     VariantInfo,
 };
 use moves::Status;
+use order::CanonicalFirst;
 use rank::{Tables, TierRanker};
+use std::sync::OnceLock;
 use symmetry::Symmetries;
 use tiers::Tiers;
 
@@ -53,6 +59,9 @@ pub struct Quixo {
     tiers: Tiers,
     symmetries: Symmetries,
     symmetric: bool,
+    /// Per tier number, its canonical-first numbering, built on first use; empty when
+    /// boards are numbered by rank (no symmetry, or 5x5).
+    orders: Vec<OnceLock<CanonicalFirst>>,
 }
 
 /// The side to move stored in the low bit of a position's index.
@@ -96,13 +105,24 @@ impl Quixo {
         &self.geo
     }
 
+    /// The canonical-first numbering of tier `t`'s boards, where boards are numbered so.
+    #[inline(always)]
+    fn order(&self, t: Tier) -> Option<&CanonicalFirst> {
+        let slot = self.orders.get(t.0 as usize)?;
+        Some(slot.get_or_init(|| {
+            CanonicalFirst::new(&self.tables, self.tiers.ranker(t), &self.symmetries)
+        }))
+    }
+
     /// The board and side to move of `p`.
     #[inline(always)]
     pub fn decode(&self, p: TierPosition) -> (Board, Side) {
-        let b = self
-            .tiers
-            .ranker(p.tier)
-            .unrank(&self.tables, p.position >> 1);
+        let i = p.position >> 1;
+        let r = match self.order(p.tier) {
+            Some(o) => o.rank(i),
+            None => i,
+        };
+        let b = self.tiers.ranker(p.tier).unrank(&self.tables, r);
         (b, side_of(p.position))
     }
 
@@ -114,7 +134,24 @@ impl Quixo {
 
     #[inline(always)]
     fn encode_in(&self, t: Tier, r: &TierRanker, b: Board, side: Side) -> TierPosition {
-        TierPosition::new(t, r.rank(&self.tables, b) * 2 + side_bit(side))
+        let rank = r.rank(&self.tables, b);
+        let i = match self.order(t) {
+            Some(o) => o.index(rank, self.symmetries.is_canonical(b)),
+            None => rank,
+        };
+        TierPosition::new(t, i * 2 + side_bit(side))
+    }
+
+    /// The index of board `b` of tier `t`, known to be canonical (the fast paths'
+    /// boards), times two plus `bit`, the side to move.
+    #[inline(always)]
+    fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, bit: u64) -> u64 {
+        let rank = r.rank(&self.tables, b);
+        let i = match self.order(t) {
+            Some(o) => o.index(rank, true),
+            None => rank,
+        };
+        i * 2 + bit
     }
 
     /// The tier of `last`'s parents when the cube taken was blank (one fewer of
@@ -196,12 +233,22 @@ impl Game for Quixo {
         assert!(geo.max_moves() <= distinct::CAPACITY);
         let tables = Tables::new();
         let tiers = Tiers::new(&tables, geo.cells);
+        // Canonical-first numbering where the tables stay small (3x3, 4x4: 5.6 bytes
+        // a board at most); 5x5 is only ever sampled.
+        let orders = if SYMMETRY && geo.cells <= 16 {
+            (0..(geo.cells + 1) * (geo.cells + 1))
+                .map(|_| OnceLock::new())
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Quixo {
             symmetries: Symmetries::new(side),
             symmetric: SYMMETRY,
             geo,
             tables,
             tiers,
+            orders,
         })
     }
 
@@ -402,7 +449,8 @@ impl Game for Quixo {
         if c == b {
             p
         } else {
-            self.encode_in(p.tier, self.tiers.ranker(p.tier), c, side)
+            let r = self.tiers.ranker(p.tier);
+            TierPosition::new(p.tier, self.canonical_index(p.tier, r, c, side_bit(side)))
         }
     }
 
@@ -433,7 +481,7 @@ impl Game for Quixo {
             };
             let c = self.canonical_board(c);
             if seen.insert(key(c)) {
-                out.push(TierPosition::new(t, r.rank(&self.tables, c) * 2 + bit));
+                out.push(TierPosition::new(t, self.canonical_index(t, r, c, bit)));
             }
         });
         true
@@ -454,7 +502,7 @@ impl Game for Quixo {
             if seen.insert(key(parent)) {
                 out.push(TierPosition::new(
                     tier,
-                    r.rank(&self.tables, parent) * 2 + bit,
+                    self.canonical_index(tier, r, parent, bit),
                 ));
             }
         });
@@ -465,8 +513,16 @@ impl Game for Quixo {
         true
     }
 
+    /// 1: boards numbered canonical ones first (`order`); 0 before, and on 5x5.
+    fn index_version(&self) -> u32 {
+        u32::from(!self.orders.is_empty())
+    }
+
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
+        if let Some(o) = self.order(p.tier) {
+            return Some(p.position >> 1 < o.count());
+        }
         let (b, _) = self.decode(p);
         Some(!self.symmetric || self.symmetries.is_canonical(b))
     }

@@ -173,11 +173,7 @@ fn the_brute_force_moves_like_the_rules_say() {
 fn solver_matches_brute_force_on_every_3x3_position() {
     let expected = brute_force();
     let game = GameHandle::from_static::<Quixo>("3x3").unwrap();
-    let key = GameKey {
-        game: game.module_name().into(),
-        variant: game.variant().into(),
-        winby: false,
-    };
+    let key = GameKey::of(&game);
     let database = db::open("memory:", &key).unwrap();
     let report =
         solver::solve(&game, database.as_ref(), &SolveOptions::default(), &Silent).unwrap();

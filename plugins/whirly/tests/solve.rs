@@ -17,6 +17,7 @@ fn solve(variant: &str) -> (GameHandle, Arc<dyn Database>) {
         game: "whirly".into(),
         variant: variant.into(),
         winby: false,
+        numbering: 0,
     };
     let db = db::open("memory:", &key).unwrap();
     solver::solve(&game, db.as_ref(), &SolveOptions::default(), &Silent).unwrap();

@@ -41,6 +41,9 @@ pub(super) const EXTRA_ID: [u8; 2] = *b"GT";
 pub struct Header {
     /// Format version.
     pub format: u32,
+    /// The module's numbering of positions (`index_version`; a `numbering:` line only
+    /// when not 0, so older files, which lack it, read as 0).
+    pub numbering: u32,
     /// Game name.
     pub game: String,
     /// Variant name.
@@ -72,10 +75,11 @@ impl Header {
 
     fn to_text(&self) -> String {
         format!(
-            "{FIRST_LINE}\nformat: {}\ngame: {}\nvariant: {}\ntier: {}\ntier_name: {}\npositions: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\ncrc32: {:08x}\n",
+            "{FIRST_LINE}\nformat: {}\ngame: {}\nvariant: {}\n{}tier: {}\ntier_name: {}\npositions: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\ncrc32: {:08x}\n",
             self.format,
             self.game,
             self.variant,
+            numbering_line(self.numbering),
             self.tier,
             self.tier_name.replace('\n', " "),
             self.positions,
@@ -116,6 +120,12 @@ impl Header {
             return Err(format!("unknown record layout '{record}'"));
         };
         Ok(Header {
+            numbering: match map.get("numbering") {
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| "header field 'numbering' is not a number".to_string())?,
+                None => 0,
+            },
             format: num("format")? as u32,
             game: get("game")?.to_string(),
             variant: get("variant")?.to_string(),
@@ -135,6 +145,16 @@ impl Header {
         } else {
             2
         }
+    }
+}
+
+/// The header line of a numbering other than 0 (none for 0, so files of modules that
+/// never changed their numbering stay as they were).
+pub(crate) fn numbering_line(numbering: u32) -> String {
+    if numbering == 0 {
+        String::new()
+    } else {
+        format!("numbering: {numbering}\n")
     }
 }
 
@@ -207,6 +227,7 @@ fn encode_with(
     }
     let header = Header {
         format,
+        numbering: key.numbering,
         game: key.game.clone(),
         variant: key.variant.clone(),
         tier: meta.tier.0,

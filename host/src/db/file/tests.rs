@@ -12,6 +12,7 @@ fn key(winby: bool) -> GameKey {
         game: "g".into(),
         variant: "v".into(),
         winby,
+        numbering: 0,
     }
 }
 
@@ -280,4 +281,56 @@ fn an_unknown_format_version_is_refused() {
     fs::write(db.tier_path(Tier(6)), &file).unwrap();
     let err = db.lookup(TierPosition::new(Tier(6), 0)).unwrap_err();
     assert!(err.to_string().contains("format version 9"), "{err}");
+}
+
+#[test]
+fn files_of_another_numbering_are_refused_and_solved_again() {
+    // A module that renumbers its positions (index_version 1) must not read files
+    // written under its old numbering (0, which older files have without saying).
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1000;
+    let meta = TierMeta {
+        tier: Tier(3),
+        name: "three".into(),
+        size: n as u64,
+    };
+    let old = FileDb::open(dir.path().to_path_buf(), key(false)).unwrap();
+    old.store_tier(&meta, &sample(n, false)).unwrap();
+    drop(old);
+    let renumbered = GameKey {
+        numbering: 1,
+        ..key(false)
+    };
+    let db = FileDb::open(dir.path().to_path_buf(), renumbered.clone()).unwrap();
+    match db.verify_tier(&meta).unwrap() {
+        TierStatus::Corrupt(why) => assert!(
+            why.contains("version 0 of the module's numbering, but the module now uses version 1")
+                && why.contains("solve again"),
+            "{why}"
+        ),
+        other => panic!("a file of the old numbering passed as {other:?}"),
+    }
+    let e = db.lookup(TierPosition::new(Tier(3), 5)).unwrap_err();
+    assert!(e.to_string().contains("solve again"), "{e}");
+    // Stored again under the new numbering, it reads, and says its numbering.
+    db.store_tier(&meta, &sample(n, false)).unwrap();
+    assert_eq!(db.verify_tier(&meta).unwrap(), TierStatus::Valid);
+    assert_eq!(
+        db.lookup(TierPosition::new(Tier(3), 5)).unwrap(),
+        Some(sample(n, false).get(5))
+    );
+    let bytes = fs::read(db.tier_path(Tier(3))).unwrap();
+    let mut all = Vec::new();
+    flate2::read::MultiGzDecoder::new(&bytes[..])
+        .read_to_end(&mut all)
+        .unwrap();
+    assert!(all.starts_with(
+        b"gamesman tier database\nformat: 3\ngame: g\nvariant: v\nnumbering: 1\ntier: 3\n"
+    ));
+    // And the old numbering's reader refuses the new file the same way.
+    let old = FileDb::open(dir.path().to_path_buf(), key(false)).unwrap();
+    assert!(matches!(
+        old.verify_tier(&meta).unwrap(),
+        TierStatus::Corrupt(_)
+    ));
 }

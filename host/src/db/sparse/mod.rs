@@ -61,6 +61,9 @@ const GAPS_TAG: u8 = 1;
 pub struct Header {
     /// Format version.
     pub format: u32,
+    /// The module's numbering of positions (`index_version`; a `numbering:` line only
+    /// when not 0, so older files, which lack it, read as 0).
+    pub numbering: u32,
     /// Game name.
     pub game: String,
     /// Variant name.
@@ -100,10 +103,11 @@ fn record_layout(winby: bool) -> &'static str {
 impl Header {
     fn to_text(&self) -> String {
         format!(
-            "{FIRST_LINE}\nformat: {}\n{COVERAGE_LINE}\ngame: {}\nvariant: {}\ntier: {}\ntier_name: {}\npositions: {}\nstored: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\nmark_positions: {}\nmark_blocks: {}\ncrc32: {:08x}\nmarks_crc32: {:08x}\n",
+            "{FIRST_LINE}\nformat: {}\n{COVERAGE_LINE}\ngame: {}\nvariant: {}\n{}tier: {}\ntier_name: {}\npositions: {}\nstored: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\nmark_positions: {}\nmark_blocks: {}\ncrc32: {:08x}\nmarks_crc32: {:08x}\n",
             self.format,
             self.game,
             self.variant,
+            crate::db::file::numbering_line(self.numbering),
             self.tier,
             self.tier_name.replace('\n', " "),
             self.positions,
@@ -144,6 +148,12 @@ impl Header {
             return Err(format!("unknown record layout '{record}'"));
         };
         Ok(Header {
+            numbering: match map.get("numbering") {
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| "header field 'numbering' is not a number".to_string())?,
+                None => 0,
+            },
             format: num("format")? as u32,
             game: get("game")?.to_string(),
             variant: get("variant")?.to_string(),
@@ -352,6 +362,7 @@ fn encode_with(
     };
     let header = Header {
         format,
+        numbering: key.numbering,
         game: key.game.clone(),
         variant: key.variant.clone(),
         tier: meta.tier.0,

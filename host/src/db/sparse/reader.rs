@@ -290,7 +290,7 @@ pub fn check_header(h: &Header, key: &GameKey, meta: &TierMeta) -> Result<(), St
     if h.winby != key.winby {
         return Err("its record layout (WinBy) does not match the game".into());
     }
-    Ok(())
+    crate::db::file::numbering_matches(h.numbering, key.numbering)
 }
 
 /// Why a stored tier is unusable, or `None` when it holds exactly `marks` with valid
@@ -350,6 +350,7 @@ mod tests {
             game: "g".into(),
             variant: "v".into(),
             winby,
+            numbering: 0,
         }
     }
 
