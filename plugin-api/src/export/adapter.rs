@@ -163,9 +163,13 @@ impl<G: GameObject> Adapter<G> {
         Ok(list.len())
     }
 
-    pub(super) fn child_tiers(&self, tier: Tier) -> Result<Vec<(Tier, u64)>, CallError> {
-        let mut buf = vec![Tier::default(); self.props.max_tier_children as usize];
-        let mut list = List::new(&mut buf);
+    /// The child tiers of `tier` written into `buf`; how many, or an overflow error.
+    pub(super) fn tier_children_into(
+        &self,
+        tier: Tier,
+        buf: &mut [Tier],
+    ) -> Result<usize, CallError> {
+        let mut list = List::new(buf);
         module_call!("tier_children", self.game.tier_children(tier, &mut list));
         if list.overflowed() {
             return Err(err(
@@ -176,8 +180,14 @@ impl<G: GameObject> Adapter<G> {
                 ),
             ));
         }
-        let mut out: Vec<(Tier, u64)> = Vec::with_capacity(list.len());
-        for &t in list.as_slice() {
+        Ok(list.len())
+    }
+
+    pub(super) fn child_tiers(&self, tier: Tier) -> Result<Vec<(Tier, u64)>, CallError> {
+        let mut buf = vec![Tier::default(); self.props.max_tier_children as usize];
+        let n = self.tier_children_into(tier, &mut buf)?;
+        let mut out: Vec<(Tier, u64)> = Vec::with_capacity(n);
+        for &t in &buf[..n] {
             out.push((t, module_call!("tier_size", self.game.tier_size(t))));
         }
         // A tier that does not list itself is not loopy: the solver never looks for

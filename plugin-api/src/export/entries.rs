@@ -81,18 +81,7 @@ impl<G: GameObject> FfiGame for Adapter<G> {
 
     fn tier_children(&self, tier: Tier, mut out: RSliceMut<'_, Tier>) -> CallResult<u32> {
         guard("tier_children", || {
-            let mut list = List::new(&mut out);
-            module_call!("tier_children", self.game.tier_children(tier, &mut list));
-            if list.overflowed() {
-                return Err(err(
-                    CallErrorKind::OVERFLOW,
-                    format!(
-                        "tier_children({tier}) gave more than the {} tiers the module declares",
-                        self.props.max_tier_children
-                    ),
-                ));
-            }
-            Ok(list.len() as u32)
+            Ok(self.tier_children_into(tier, &mut out)? as u32)
         })
     }
 

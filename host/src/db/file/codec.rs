@@ -33,7 +33,8 @@ use flate2::read::GzDecoder;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
-use wire::{put_bitmap, put_runs, put_varint, read_bitmap, read_runs, Cursor};
+pub(crate) use wire::put_varint;
+use wire::{put_bitmap, put_runs, read_bitmap, read_runs, Cursor};
 
 /// The deflate level of blocks.
 const LEVEL: u32 = 6;

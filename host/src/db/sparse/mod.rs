@@ -192,17 +192,9 @@ fn mark_block(len: u64, offsets: &[u32]) -> Vec<u8> {
     let bitset_len = 1 + len.div_ceil(8) as usize;
     for &o in offsets {
         let o = o as u64;
-        let mut gap = prev.map_or(o, |p| o - p - 1);
+        let gap = prev.map_or(o, |p| o - p - 1);
         prev = Some(o);
-        loop {
-            let byte = (gap & 0x7f) as u8;
-            gap >>= 7;
-            if gap == 0 {
-                gaps.push(byte);
-                break;
-            }
-            gaps.push(byte | 0x80);
-        }
+        super::file::codec::put_varint(&mut gaps, gap);
         if gaps.len() >= bitset_len {
             break;
         }

@@ -9,7 +9,7 @@ use super::CodecError;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 /// Appends `x` as a LEB128 varint.
-pub(super) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
     loop {
         let byte = (x & 0x7f) as u8;
         x >>= 7;
