@@ -57,15 +57,15 @@ fn run_to_end(db: &Path) -> String {
     out
 }
 
+/// The files in `dir` with their bytes. A running solve renames its temporary files
+/// into place, so a file listed may be gone when it is read: it is left out.
 fn tier_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.flatten()
-                .map(|e| {
-                    (
-                        e.file_name().to_string_lossy().to_string(),
-                        std::fs::read(e.path()).unwrap(),
-                    )
+                .filter_map(|e| {
+                    let bytes = std::fs::read(e.path()).ok()?;
+                    Some((e.file_name().to_string_lossy().to_string(), bytes))
                 })
                 .collect()
         })
