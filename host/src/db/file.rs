@@ -25,8 +25,10 @@ pub mod source;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use format::{
+    combined_crc, extra_field, gzip_member, numbering_line, record_members, Member, FIRST_LINE,
+};
 pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_V1, FORMAT_VERSION};
-pub(crate) use format::{extra_field, gzip_member, numbering_line, FIRST_LINE};
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 

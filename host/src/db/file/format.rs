@@ -197,17 +197,20 @@ pub(crate) fn encode_tier_v1(key: &GameKey, meta: &TierMeta, records: &TierRecor
     })
 }
 
-/// Encodes a tier file of `format`, whose blocks of `block` records `member` writes.
-fn encode_with(
-    key: &GameKey,
-    meta: &TierMeta,
+/// A block's gzip member, the CRC-32 of its records as laid out in format 1, and the
+/// length of that layout.
+pub(crate) type Member = (Vec<u8>, u32, u64);
+
+/// Every block of `block` records of `records`, encoded in parallel by `member`, with
+/// the CRC-32 and length of its records as laid out in format 1 (what the header's
+/// tier checksum covers, whatever the coding).
+pub(crate) fn record_members(
     records: &TierRecords,
-    format: u32,
     block: u64,
     member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
-) -> Vec<u8> {
+) -> Vec<Member> {
     let blocks = (records.len() as u64).div_ceil(block);
-    let members: Vec<(Vec<u8>, u32, u64)> = (0..blocks)
+    (0..blocks)
         .into_par_iter()
         .map(|b| {
             let start = (b * block) as usize;
@@ -219,12 +222,29 @@ fn encode_with(
             let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
             (member(values, winby), h.finalize(), len)
         })
-        .collect();
-    // The CRC of the concatenation, combined from the blocks' CRCs.
+        .collect()
+}
+
+/// The CRC-32 of the concatenation of `members`' checked bytes, combined from theirs.
+pub(crate) fn combined_crc(members: &[Member]) -> u32 {
     let mut crc = crc32fast::Hasher::new();
-    for (_, c, len) in &members {
+    for (_, c, len) in members {
         crc.combine(&crc32fast::Hasher::new_with_initial_len(*c, *len));
     }
+    crc.finalize()
+}
+
+/// Encodes a tier file of `format`, whose blocks of `block` records `member` writes.
+fn encode_with(
+    key: &GameKey,
+    meta: &TierMeta,
+    records: &TierRecords,
+    format: u32,
+    block: u64,
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
+) -> Vec<u8> {
+    let blocks = (records.len() as u64).div_ceil(block);
+    let members = record_members(records, block, member);
     let header = Header {
         format,
         numbering: key.numbering,
@@ -236,7 +256,7 @@ fn encode_with(
         winby: records.winby.is_some(),
         block_positions: block,
         blocks,
-        crc32: crc.finalize(),
+        crc32: combined_crc(&members),
     };
     let text = header.to_text();
     // The header member's size does not depend on the extra field's contents.

@@ -29,7 +29,7 @@ pub use reader::{
 };
 
 use super::file::codec;
-use super::file::{extra_field, gzip_member, io, FIRST_LINE};
+use super::file::{combined_crc, extra_field, gzip_member, io, record_members, Member, FIRST_LINE};
 use super::{DbResult, GameKey, TierMeta};
 use crate::marks::Marks;
 use crate::record::TierRecords;
@@ -313,20 +313,8 @@ fn encode_with(
     for j in 1..ranks.len() {
         ranks[j] += ranks[j - 1];
     }
-    let record_members: Vec<(Vec<u8>, u32, u64)> = (0..blocks)
-        .into_par_iter()
-        .map(|b| {
-            let start = (b * block) as usize;
-            let end = (start + block as usize).min(records.len());
-            let values = &records.values[start..end];
-            let winby = records.winby.as_ref().map(|w| &w[start..end]);
-            let mut crc = crc32fast::Hasher::new();
-            codec::layout_crc(&mut crc, values, winby);
-            let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
-            (member(values, winby), crc.finalize(), len)
-        })
-        .collect();
-    let mark_members: Vec<(Vec<u8>, u32, u64)> = (0..mark_blocks)
+    let record_members = record_members(records, block, member);
+    let mark_members: Vec<Member> = (0..mark_blocks)
         .into_par_iter()
         .map(|j| {
             let (lo, hi) = (ranks[j as usize], ranks[j as usize + 1]);
@@ -345,13 +333,6 @@ fn encode_with(
             )
         })
         .collect();
-    let combined = |members: &[(Vec<u8>, u32, u64)]| {
-        let mut crc = crc32fast::Hasher::new();
-        for (_, c, len) in members {
-            crc.combine(&crc32fast::Hasher::new_with_initial_len(*c, *len));
-        }
-        crc.finalize()
-    };
     let header = Header {
         format,
         numbering: key.numbering,
@@ -366,8 +347,8 @@ fn encode_with(
         blocks,
         mark_positions: MARK_BLOCK,
         mark_blocks,
-        crc32: combined(&record_members),
-        marks_crc32: combined(&mark_members),
+        crc32: combined_crc(&record_members),
+        marks_crc32: combined_crc(&mark_members),
     };
     let text = header.to_text();
     // The header member's size does not depend on the extra field's contents.
