@@ -134,11 +134,7 @@ impl Quixo {
 
     #[inline(always)]
     fn encode_in(&self, t: Tier, r: &TierRanker, b: Board, side: Side) -> TierPosition {
-        let rank = r.rank(&self.tables, b);
-        let i = match self.order(t) {
-            Some(o) => o.index(rank, self.symmetries.is_canonical(b)),
-            None => rank,
-        };
+        let i = self.board_index(t, r, b, || self.symmetries.is_canonical(b));
         TierPosition::new(t, i * 2 + side_bit(side))
     }
 
@@ -146,12 +142,25 @@ impl Quixo {
     /// boards), times two plus `bit`, the side to move.
     #[inline(always)]
     fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, bit: u64) -> u64 {
+        self.board_index(t, r, b, || true) * 2 + bit
+    }
+
+    /// The number of board `b` in tier `t` (ranked by `r`): its rank, or its place in
+    /// the canonical-first numbering, where `canonical` (asked only there) says which
+    /// part it is in.
+    #[inline(always)]
+    fn board_index(
+        &self,
+        t: Tier,
+        r: &TierRanker,
+        b: Board,
+        canonical: impl FnOnce() -> bool,
+    ) -> u64 {
         let rank = r.rank(&self.tables, b);
-        let i = match self.order(t) {
-            Some(o) => o.index(rank, true),
+        match self.order(t) {
+            Some(o) => o.index(rank, canonical()),
             None => rank,
-        };
-        i * 2 + bit
+        }
     }
 
     /// The tier of `last`'s parents when the cube taken was blank (one fewer of

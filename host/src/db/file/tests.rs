@@ -25,6 +25,28 @@ fn sample(n: usize, winby: bool) -> TierRecords {
     }
 }
 
+/// Every gzip member of a tier file, decompressed one after another (what zcat prints).
+fn unzipped(bytes: &[u8]) -> Vec<u8> {
+    let mut all = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_end(&mut all)
+        .unwrap();
+    all
+}
+
+/// `bytes` with one byte in the middle (inside a block) flipped.
+fn flipped_in_the_middle(bytes: &[u8]) -> Vec<u8> {
+    let mut bad = bytes.to_vec();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x55;
+    bad
+}
+
+/// Whether `db` finds tier `meta` unusable.
+fn is_corrupt(db: &FileDb, meta: &TierMeta) -> bool {
+    matches!(db.verify_tier(meta).unwrap(), TierStatus::Corrupt(_))
+}
+
 #[test]
 fn round_trip_lookup_and_zcat_readable() {
     let dir = tempfile::tempdir().unwrap();
@@ -47,10 +69,7 @@ fn round_trip_lookup_and_zcat_readable() {
         assert!(db.lookup(TierPosition::new(Tier(8), 0)).unwrap().is_none());
         // All members concatenated decompress with a multi-member reader (zcat).
         let bytes = fs::read(db.tier_path(Tier(7))).unwrap();
-        let mut all = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut all)
-            .unwrap();
+        let all = unzipped(&bytes);
         assert!(
             all.starts_with(b"gamesman tier database\nformat: 3\ngame: g\nvariant: v\ntier: 7\n")
         );
@@ -71,36 +90,20 @@ fn corruption_and_truncation_are_detected() {
     db.store_tier(&meta, &sample(n, false)).unwrap();
     let path = db.tier_path(Tier(1));
     let good = fs::read(&path).unwrap();
-    // Flip a byte in the middle (inside a block).
-    let mut bad = good.clone();
-    let mid = bad.len() / 2;
-    bad[mid] ^= 0x55;
-    fs::write(&path, &bad).unwrap();
-    assert!(matches!(
-        db.verify_tier(&meta).unwrap(),
-        TierStatus::Corrupt(_)
-    ));
+    fs::write(&path, flipped_in_the_middle(&good)).unwrap();
+    assert!(is_corrupt(&db, &meta));
     // Truncate.
     fs::write(&path, &good[..good.len() - 10]).unwrap();
-    assert!(matches!(
-        db.verify_tier(&meta).unwrap(),
-        TierStatus::Corrupt(_)
-    ));
+    assert!(is_corrupt(&db, &meta));
     fs::write(&path, &good[..5]).unwrap();
-    assert!(matches!(
-        db.verify_tier(&meta).unwrap(),
-        TierStatus::Corrupt(_)
-    ));
+    assert!(is_corrupt(&db, &meta));
     // Wrong size expected.
     fs::write(&path, &good).unwrap();
     let other = TierMeta {
         size: 5,
         ..meta.clone()
     };
-    assert!(matches!(
-        db.verify_tier(&other).unwrap(),
-        TierStatus::Corrupt(_)
-    ));
+    assert!(is_corrupt(&db, &other));
     assert_eq!(db.verify_tier(&meta).unwrap(), TierStatus::Valid);
 }
 
@@ -138,10 +141,7 @@ fn format_1_files_written_by_older_hosts_still_read() {
         fs::create_dir_all(db.dir()).unwrap();
         let path = db.tier_path(Tier(2));
         fs::write(&path, &bytes).unwrap();
-        let mut all = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut all)
-            .unwrap();
+        let all = unzipped(&bytes);
         assert!(all.starts_with(b"gamesman tier database\nformat: 1\n"));
         assert_eq!(db.verify_tier(&meta).unwrap(), TierStatus::Valid);
         assert_eq!(*db.load_tier(&meta).unwrap(), recs);
@@ -150,20 +150,11 @@ fn format_1_files_written_by_older_hosts_still_read() {
             assert_eq!(got, recs.get(i), "record {i}");
         }
         // Damage is found in format 1 as well.
-        let mut bad = bytes.clone();
-        let mid = bad.len() / 2;
-        bad[mid] ^= 0x55;
-        fs::write(&path, &bad).unwrap();
-        assert!(matches!(
-            db.verify_tier(&meta).unwrap(),
-            TierStatus::Corrupt(_)
-        ));
+        fs::write(&path, flipped_in_the_middle(&bytes)).unwrap();
+        assert!(is_corrupt(&db, &meta));
         // Storing again writes the current format, which reads the same.
         db.store_tier(&meta, &recs).unwrap();
-        all.clear();
-        flate2::read::MultiGzDecoder::new(&fs::read(&path).unwrap()[..])
-            .read_to_end(&mut all)
-            .unwrap();
+        let all = unzipped(&fs::read(&path).unwrap());
         assert!(all.starts_with(b"gamesman tier database\nformat: 3\n"));
         assert_eq!(*db.load_tier(&meta).unwrap(), recs);
     }
@@ -320,10 +311,7 @@ fn files_of_another_numbering_are_refused_and_solved_again() {
         Some(sample(n, false).get(5))
     );
     let bytes = fs::read(db.tier_path(Tier(3))).unwrap();
-    let mut all = Vec::new();
-    flate2::read::MultiGzDecoder::new(&bytes[..])
-        .read_to_end(&mut all)
-        .unwrap();
+    let all = unzipped(&bytes);
     assert!(all.starts_with(
         b"gamesman tier database\nformat: 3\ngame: g\nvariant: v\nnumbering: 1\ntier: 3\n"
     ));
