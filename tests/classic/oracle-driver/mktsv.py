@@ -2,7 +2,7 @@
 """Turn raw*.txt lines (key=value TSV from run_one.sh + oracle_hook.c) into tests/classic/oracle.tsv."""
 import sys, re, os, glob
 games = [(l.split() + [''])[:2] for l in open('/tmp/oracle-games.txt') if l.strip()]
-COLS = ['module', 'makefile_var', 'build', 'request', 'run', 'wall_s', 'game_name', 'dbname', 'option', 'num_options',
+COLS = ['module', 'makefile_var', 'build', 'request', 'run', 'wall_s', 'bound_s', 'vlimit_kb', 'game_name', 'dbname', 'option', 'num_options',
         'partizan', 'loopy', 'tier', 'symmetries', 'num_positions', 'initial_tier', 'initial_tier_position',
         'initial_position', 'value', 'remoteness', 'raw_value', 'raw_remoteness', 'seconds',
         'an_total', 'an_win', 'an_lose', 'an_tie', 'an_draw', 'an_prim_win', 'an_prim_lose', 'an_prim_tie', 'an_moves',
@@ -71,6 +71,8 @@ for var, exe in games:
         d['run'] = r
         d['module'] = exe; d['makefile_var'] = var; d['build'] = 'ok'; d['request'] = key[1]
         d['wall_s'] = d['wall']
+        d['bound_s'] = d.get('bound') or '20'
+        d['vlimit_kb'] = d.get('vlimit_kb') or '4000000'
         d['game_name'] = d.get('name', '-')
         d['db'] = d.get('db', '-')
         d['note'] = note_for(d) if r != 'solved' else ''
