@@ -68,6 +68,7 @@ struct classic_call {
     const char *function;       /* the Classic function running, for messages */
     struct classic_call *outer; /* a call running around this one on the thread */
     FILE *saved_stdout;         /* the real stdout, restored when the call ends */
+    FILE *saved_stdin;          /* the real stdin, likewise */
     FILE *capture;              /* the stream of a text being captured, if any */
     char *capture_text;         /* its buffer */
     size_t capture_len;
@@ -100,6 +101,10 @@ const char *classic_note_function(const char *function);
         __VA_ARGS__;                                                                     \
         classic_leave(&classic_call_);                                                   \
     } while (0)
+
+/* Ends the running call: the module asked for typed input through `helper`
+ * (GetMyChar & co.), which the host never gives. */
+void classic_no_input(const char *helper) __attribute__((noreturn));
 
 /* Captures what `print` writes to stdout into buf (snprintf-style); returns the
  * length, or -1 if the capture could not be set up. Must run inside CLASSIC_RUN. */

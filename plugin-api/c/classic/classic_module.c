@@ -162,6 +162,8 @@ static int properties(gamesman_game *game, gamesman_properties *out, gamesman_er
 
 /* ---- the regular API --------------------------------------------------------------- */
 
+static int tier_size(gamesman_game *game, uint64_t tier, uint64_t *size, gamesman_error *err);
+
 static int initial_position(gamesman_game *game, gamesman_position *out, gamesman_error *err) {
     (void)game;
     if (!tier_mode) {
@@ -169,12 +171,17 @@ static int initial_position(gamesman_game *game, gamesman_position *out, gamesma
         out->index = 2 * gInitialPosition;
         return GAMESMAN_OK;
     }
-    TIER tier = gInitialTier;
-    TIERPOSITION tp = gInitialTierPosition;
-    if (gGetInitialTierPositionFunPtr != NULL)
-        CLASSIC_RUN(err, "GetInitialTierPosition", GAMESMAN_ERROR, gGetInitialTierPositionFunPtr(&tier, &tp));
-    out->tier = tier;
-    out->index = 2 * tp;
+    /* gInitialTier and gInitialTierPosition, as Classic's solvers start. The module's
+     * gGetInitialTierPositionFunPtr is never called: in Classic it is the menu's
+     * interactive "type a start position". */
+    uint64_t size = 0;
+    if (tier_size(game, gInitialTier, &size, err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    if (gInitialTierPosition >= size / 2)
+        return gamesman_fail(err, GAMESMAN_ERROR,
+                             "gInitialTierPosition %llu is past the size %llu of gInitialTier %llu (NumberOfTierPositions)",
+                             gInitialTierPosition, (unsigned long long)(size / 2), gInitialTier);
+    out->tier = gInitialTier;
+    out->index = 2 * gInitialTierPosition;
     return GAMESMAN_OK;
 }
 
