@@ -135,6 +135,10 @@ int classic_reachable(POSITION position, int turn, gamesman_error *err);
 /* Forgets the explored set (after InitializeGame). */
 void classic_reach_reset(void);
 
+/* Whether the module reduces symmetries: gCanonicalPosition set and gSymmetries TRUE
+ * (Classic's default is FALSE; modules that use symmetries turn it on). */
+int classic_symmetric(void);
+
 /* The player to move after `move` at `position` by `turn` (gGoAgain keeps it). */
 int classic_next_turn(POSITION position, MOVE move, int turn);
 

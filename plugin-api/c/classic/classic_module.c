@@ -152,7 +152,7 @@ static int properties(gamesman_game *game, gamesman_properties *out, gamesman_er
     (void)game, (void)err;
     out->flags = (tier_mode ? GAMESMAN_FLAG_TIERS : 0) | (gPutWinBy != NULL ? GAMESMAN_FLAG_WINBY : 0) |
                  (gGoAgain != NULL ? GAMESMAN_FLAG_GO_AGAIN : 0) |
-                 (gCanonicalPosition != NULL ? GAMESMAN_FLAG_SYMMETRY : 0);
+                 (classic_symmetric() ? GAMESMAN_FLAG_SYMMETRY : 0);
     out->max_moves = GAMESMAN_CLASSIC_MAX_MOVES;
     out->max_undo_moves = GAMESMAN_CLASSIC_MAX_UNDO_MOVES;
     out->max_tier_children = GAMESMAN_CLASSIC_MAX_TIER_CHILDREN;
@@ -518,7 +518,7 @@ static int canonical_position(gamesman_game *game, gamesman_position p, gamesman
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GetCanonicalPosition", GAMESMAN_ERROR, {
         if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            POSITION canonical = gCanonicalPosition != NULL ? gCanonicalPosition(position) : position;
+            POSITION canonical = classic_symmetric() ? gCanonicalPosition(position) : position;
             rc = from_classic(canonical, turn, "GetCanonicalPosition", out, err);
         }
     });

@@ -8,6 +8,12 @@
  * Explored once per variant, depth first from gInitialPosition with player 1 to move,
  * on the first legality question (solving, validating); play and queries on a stored
  * database never need it. Memory: two bits per position of gNumberOfPositions.
+ *
+ * With symmetries (classic_symmetric), Classic's solver works on canonical positions:
+ * it starts from the initial position's canonical form and takes each child's. So do
+ * the exploration and the legal set: canonical positions are explored, and a child
+ * that is not canonical is legal too (the host asks about it before canonicalising)
+ * but not explored.
  */
 #include "classic_internal.h"
 
@@ -20,6 +26,8 @@ void classic_reach_reset(void) {
     complete = 0;
 }
 
+int classic_symmetric(void) { return gCanonicalPosition != NULL && gSymmetries; }
+
 int classic_next_turn(POSITION position, MOVE move, int turn) {
     return gGoAgain != NULL && gGoAgain(position, move) ? turn : 3 - turn;
 }
@@ -29,6 +37,24 @@ static int test_and_set(POSITION bit) {
     int was = (seen[bit / 8] & mask) != 0;
     seen[bit / 8] |= mask;
     return was;
+}
+
+/* Marks `position` (with `turn`) legal; returns the pair to explore, or -1 if it was
+ * known already. Symmetric modules: the canonical form's pair is the one explored. */
+static POSITION note(POSITION position, int turn, gamesman_error *err, int *failed) {
+    POSITION pair = 2 * position + (POSITION)(turn - 1);
+    if (!classic_symmetric()) return test_and_set(pair) ? (POSITION)-1 : pair;
+    classic_note_function("GetCanonicalPosition");
+    POSITION canonical = gCanonicalPosition(position);
+    if (canonical >= gNumberOfPositions) {
+        *failed = gamesman_fail(err, GAMESMAN_ERROR,
+                                "gCanonicalPosition(%llu) returned %llu, not below gNumberOfPositions (%llu)", position,
+                                canonical, gNumberOfPositions);
+        return (POSITION)-1;
+    }
+    if (canonical != position) test_and_set(pair);
+    pair = 2 * canonical + (POSITION)(turn - 1);
+    return test_and_set(pair) ? (POSITION)-1 : pair;
 }
 
 static int explore(gamesman_error *err) {
@@ -41,9 +67,13 @@ static int explore(gamesman_error *err) {
         classic_reach_reset();
         return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the %llu positions of gNumberOfPositions", n);
     }
-    POSITION start = 2 * gInitialPosition;
-    test_and_set(start);
-    stack[depth++] = start;
+    int failed = GAMESMAN_OK;
+    stack[depth++] = note(gInitialPosition, 1, err, &failed);
+    if (failed != GAMESMAN_OK) {
+        free(stack);
+        classic_reach_reset();
+        return failed;
+    }
     while (depth > 0) {
         POSITION pair = stack[--depth], position = pair / 2;
         int turn = (int)(pair % 2) + 1;
@@ -63,8 +93,14 @@ static int explore(gamesman_error *err) {
                                      position, m->move, child, n);
             }
             classic_note_function("GoAgain");
-            POSITION next = 2 * child + (POSITION)(classic_next_turn(position, m->move, turn) - 1);
-            if (test_and_set(next)) continue;
+            POSITION next = note(child, classic_next_turn(position, m->move, turn), err, &failed);
+            if (failed != GAMESMAN_OK) {
+                FreeMoveList(moves);
+                free(stack);
+                classic_reach_reset();
+                return failed;
+            }
+            if (next == (POSITION)-1) continue;
             if (depth == room) {
                 room *= 2;
                 POSITION *grown = realloc(stack, sizeof *stack * room);
