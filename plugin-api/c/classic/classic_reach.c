@@ -9,11 +9,11 @@
  * on the first legality question (solving, validating); play and queries on a stored
  * database never need it. Memory: two bits per position of gNumberOfPositions.
  *
- * With symmetries (classic_symmetric), Classic's solver works on canonical positions:
- * it starts from the initial position's canonical form and takes each child's. So do
- * the exploration and the legal set: canonical positions are explored, and a child
- * that is not canonical is legal too (the host asks about it before canonicalising)
- * but not explored.
+ * With symmetries (classic_symmetric), Classic's solver works on canonical positions
+ * (from the initial position's canonical form, each child's), while the host asks
+ * about positions before canonicalising them and the validator checks the children
+ * of every legal position: the legal set is then closed under both moves and
+ * gCanonicalPosition (every reachable position and the canonical form of each).
  */
 #include "classic_internal.h"
 
@@ -39,40 +39,54 @@ static int test_and_set(POSITION bit) {
     return was;
 }
 
-/* Marks `position` (with `turn`) legal; returns the pair to explore, or -1 if it was
- * known already. Symmetric modules: the canonical form's pair is the one explored. */
-static POSITION note(POSITION position, int turn, gamesman_error *err, int *failed) {
-    POSITION pair = 2 * position + (POSITION)(turn - 1);
-    if (!classic_symmetric()) return test_and_set(pair) ? (POSITION)-1 : pair;
+/* The pairs to explore: a growing stack. */
+static POSITION *stack = NULL;
+static POSITION depth = 0, room = 0;
+
+static int push(POSITION pair, gamesman_error *err) {
+    if (test_and_set(pair)) return GAMESMAN_OK;
+    if (depth == room) {
+        POSITION *grown = realloc(stack, sizeof *stack * (room == 0 ? 1024 : 2 * room));
+        if (grown == NULL) return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the game");
+        stack = grown;
+        room = room == 0 ? 1024 : 2 * room;
+    }
+    stack[depth++] = pair;
+    return GAMESMAN_OK;
+}
+
+/* Marks `position` (with `turn`) legal and to explore, and its canonical form with it
+ * for a symmetric module. */
+static int note(POSITION position, int turn, gamesman_error *err) {
+    if (push(2 * position + (POSITION)(turn - 1), err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    if (!classic_symmetric()) return GAMESMAN_OK;
     classic_note_function("GetCanonicalPosition");
     POSITION canonical = gCanonicalPosition(position);
-    if (canonical >= gNumberOfPositions) {
-        *failed = gamesman_fail(err, GAMESMAN_ERROR,
-                                "gCanonicalPosition(%llu) returned %llu, not below gNumberOfPositions (%llu)", position,
-                                canonical, gNumberOfPositions);
-        return (POSITION)-1;
-    }
-    if (canonical != position) test_and_set(pair);
-    pair = 2 * canonical + (POSITION)(turn - 1);
-    return test_and_set(pair) ? (POSITION)-1 : pair;
+    if (canonical >= gNumberOfPositions)
+        return gamesman_fail(err, GAMESMAN_ERROR,
+                             "gCanonicalPosition(%llu) returned %llu, not below gNumberOfPositions (%llu)", position,
+                             canonical, gNumberOfPositions);
+    return push(2 * canonical + (POSITION)(turn - 1), err);
+}
+
+static void drop_stack(void) {
+    free(stack);
+    stack = NULL;
+    depth = room = 0;
 }
 
 static int explore(gamesman_error *err) {
     POSITION n = gNumberOfPositions;
     seen = calloc((size_t)(n / 4 + 1), 1);
-    POSITION room = 1024, depth = 0;
-    POSITION *stack = malloc(sizeof *stack * room);
-    if (seen == NULL || stack == NULL) {
-        free(stack);
+    if (seen == NULL) {
         classic_reach_reset();
         return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the %llu positions of gNumberOfPositions", n);
     }
-    int failed = GAMESMAN_OK;
-    stack[depth++] = note(gInitialPosition, 1, err, &failed);
-    if (failed != GAMESMAN_OK) {
-        free(stack);
+    drop_stack();
+    if (note(gInitialPosition, 1, err) != GAMESMAN_OK) {
+        drop_stack();
         classic_reach_reset();
-        return failed;
+        return GAMESMAN_ERROR;
     }
     while (depth > 0) {
         POSITION pair = stack[--depth], position = pair / 2;
@@ -84,43 +98,25 @@ static int explore(gamesman_error *err) {
         for (MOVELIST *m = moves; m != NULL; m = m->next) {
             classic_note_function("DoMove");
             POSITION child = DoMove(position, m->move);
-            if (child >= n) {
-                FreeMoveList(moves);
-                free(stack);
-                classic_reach_reset();
-                return gamesman_fail(err, GAMESMAN_ERROR,
-                                     "DoMove(%llu, %d) returned %llu, not below gNumberOfPositions (%llu)",
-                                     position, m->move, child, n);
-            }
+            int rc = child < n ? GAMESMAN_OK
+                               : gamesman_fail(err, GAMESMAN_ERROR,
+                                               "DoMove(%llu, %d) returned %llu, not below gNumberOfPositions (%llu)",
+                                               position, m->move, child, n);
             classic_note_function("GoAgain");
-            POSITION next = note(child, classic_next_turn(position, m->move, turn), err, &failed);
-            if (failed != GAMESMAN_OK) {
+            if (rc == GAMESMAN_OK) rc = note(child, classic_next_turn(position, m->move, turn), err);
+            if (rc != GAMESMAN_OK) {
                 FreeMoveList(moves);
-                free(stack);
+                drop_stack();
                 classic_reach_reset();
-                return failed;
+                return GAMESMAN_ERROR;
             }
-            if (next == (POSITION)-1) continue;
-            if (depth == room) {
-                room *= 2;
-                POSITION *grown = realloc(stack, sizeof *stack * room);
-                if (grown == NULL) {
-                    FreeMoveList(moves);
-                    free(stack);
-                    classic_reach_reset();
-                    return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the game");
-                }
-                stack = grown;
-            }
-            stack[depth++] = next;
         }
         FreeMoveList(moves);
     }
-    free(stack);
+    drop_stack();
     complete = 1;
     return GAMESMAN_OK;
 }
-
 int classic_reachable(POSITION position, int turn, gamesman_error *err) {
     if (!complete) {
         classic_reach_reset();
