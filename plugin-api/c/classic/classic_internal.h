@@ -130,8 +130,13 @@ BOOLEAN classic_window_split(POSITION position, TIER *tier, TIERPOSITION *tierpo
 /* ---- reachability of regular modules --------------------------------------------- */
 
 /* Whether (position, turn) is reachable from the initial position (player 1 to move),
- * exploring the game on first use; negative with a message in err on failure. */
+ * exploring the game on first use (turn 0: with either player to move); negative with
+ * a message in err on failure. */
 int classic_reachable(POSITION position, int turn, gamesman_error *err);
+/* The player to move shown for modules whose positions do not carry it: 1 if the
+ * exploration reached `position` with player 1 to move (or never reached it), else 2;
+ * negative on failure. */
+int classic_turn_of(POSITION position, gamesman_error *err);
 /* Forgets the explored set (after InitializeGame). */
 void classic_reach_reset(void);
 

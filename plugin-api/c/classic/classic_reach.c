@@ -117,11 +117,21 @@ static int explore(gamesman_error *err) {
     complete = 1;
     return GAMESMAN_OK;
 }
+static int bit(POSITION b) { return (seen[b / 8] >> (b % 8)) & 1; }
+
 int classic_reachable(POSITION position, int turn, gamesman_error *err) {
     if (!complete) {
         classic_reach_reset();
         if (explore(err) != GAMESMAN_OK) return GAMESMAN_ERROR;
     }
-    POSITION bit = 2 * position + (POSITION)(turn - 1);
-    return (seen[bit / 8] >> (bit % 8)) & 1;
+    if (turn == 0) return bit(2 * position) | bit(2 * position + 1);
+    return bit(2 * position + (POSITION)(turn - 1));
+}
+
+int classic_turn_of(POSITION position, gamesman_error *err) {
+    if (!complete) {
+        classic_reach_reset();
+        if (explore(err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    }
+    return bit(2 * position) || !bit(2 * position + 1) ? 1 : 2;
 }
