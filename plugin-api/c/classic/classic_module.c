@@ -299,7 +299,8 @@ static int64_t move_text(MOVE move, char *buf, uint64_t capacity) {
         char text[1024] = {0};
         MoveToString(move, text);
         text[sizeof text - 1] = '\0';
-        return snprintf(buf, capacity, "%s", text);
+        /* Empty: nothing written (a C++ module's older STRING MoveToString(MOVE)). */
+        if (text[0] != '\0' || PrintMove == NULL) return snprintf(buf, capacity, "%s", text);
     }
     if (PrintMove != NULL) {
         struct print_args args = {0, 0, move};

@@ -3,6 +3,10 @@
 //
 //   cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic mymodule.c plugin-api/c/classic/*.c -o libmymodule.so
 //
+// and a C++ module (the layer stays C; cc compiles each file by its extension):
+//
+//   cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic mymodule.cc plugin-api/c/classic/*.c -lstdc++ -o libmymodule.so
+//
 /*
  * Written fresh for gamesman-rs from the documented names and behaviour of Classic's
  * module API (types, the globals and hooks a module defines and sets, the core
@@ -34,6 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 #pragma GCC visibility push(hidden)
 
 /* ---- types ----------------------------------------------------------------------- */
@@ -238,7 +245,13 @@ MOVELIST *GenerateMoves(POSITION position);
 USERINPUT GetAndPrintPlayersMove(POSITION thePosition, MOVE *theMove, STRING playerName);
 BOOLEAN ValidTextInput(STRING input);
 MOVE ConvertTextInputToMove(STRING input);
+#ifndef __cplusplus
 void MoveToString(MOVE move, char *moveStringBuffer);
+#else
+/* C++ modules (Classic's mcon.cc) may still define the older STRING MoveToString(MOVE)
+ * themselves, and call their PrintMove before defining it. */
+void PrintMove(MOVE move);
+#endif
 int NumberOfOptions(void);
 int getOption(void);
 void setOption(int option);
@@ -344,5 +357,8 @@ void AutoGUIMakeMoveButtonStringL(unsigned int p1, unsigned int p2, char sound, 
 void AutoGUIWriteEmptyString(char *buf);
 
 #pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GAMESMAN_CLASSIC_GAMESMAN_H */
