@@ -137,6 +137,8 @@ int classic_reachable(POSITION position, int turn, gamesman_error *err);
  * exploration reached `position` with player 1 to move (or never reached it), else 2;
  * negative on failure. */
 int classic_turn_of(POSITION position, gamesman_error *err);
+/* The same without exploring: 0 while the exploration has not run. */
+int classic_turn_known(POSITION position);
 /* Forgets the explored set (after InitializeGame). */
 void classic_reach_reset(void);
 

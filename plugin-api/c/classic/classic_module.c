@@ -62,10 +62,12 @@ static int to_classic(gamesman_position p, POSITION *out, int *turn, gamesman_er
     return GAMESMAN_OK;
 }
 
-/* The player to move as shown: `turn`, or for a turn-free module the exploration's
- * (explored on first use); negative with a message in err on failure. */
-static int shown_turn(POSITION position, int turn, gamesman_error *err) {
-    return turn != 0 ? turn : classic_turn_of(position, err);
+/* The player to move named in a text: `turn`, or for a turn-free module the
+ * exploration's if it ran already (texts never start it; turn() does), else 1. */
+static int shown_turn(POSITION position, int turn) {
+    if (turn != 0) return turn;
+    int known = classic_turn_known(position);
+    return known > 0 ? known : 1;
 }
 
 /* The module's position `position` with `turn` to move as a host position. */
@@ -259,7 +261,7 @@ static int turn(gamesman_game *game, gamesman_position p, gamesman_error *err) {
     volatile int t = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
         int found = 0;
-        if (to_classic(p, &position, &found, err) == GAMESMAN_OK) t = shown_turn(position, found, err);
+        if (to_classic(p, &position, &found, err) == GAMESMAN_OK) t = found != 0 ? found : classic_turn_of(position, err);
     });
     return t;
 }
@@ -284,8 +286,8 @@ static int64_t board_to_text(gamesman_game *game, gamesman_position p, char *buf
     struct print_args args = {0, 0, 0};
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "PrintPosition", GAMESMAN_ERROR, {
-        if (to_classic(p, &args.position, &args.turn, err) == GAMESMAN_OK &&
-            (args.turn = shown_turn(args.position, args.turn, err)) > 0) {
+        if (to_classic(p, &args.position, &args.turn, err) == GAMESMAN_OK) {
+            args.turn = shown_turn(args.position, args.turn);
             if (PrintPosition != NULL) n = classic_capture(buf, capacity, print_position, &args);
             if (n < 0) n = snprintf(buf, capacity, "position %llu\n", args.position);
         }
@@ -377,11 +379,15 @@ static int64_t position_to_text(gamesman_game *game, gamesman_position p, char *
     int turn;
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "PositionToString", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK && (turn = shown_turn(position, turn, err)) > 0) {
+        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
             char text[1024] = {0};
             if (gPositionToStringFunPtr != NULL) gPositionToStringFunPtr(position, text);
             text[sizeof text - 1] = '\0';
-            if (text[0] == (char)('0' + turn) && text[1] == '_') n = snprintf(buf, capacity, "%s", text);
+            /* The module's text where it names the player to move the layer tracks
+             * (any player for a turn-free module: its POSITION decides). */
+            int named = turn == 0 ? text[0] - '0' : turn;
+            if ((named == 1 || named == 2) && text[0] == (char)('0' + named) && text[1] == '_')
+                n = snprintf(buf, capacity, "%s", text);
             else if (tier_mode) n = snprintf(buf, capacity, "#%d:%llu:%llu", turn, (unsigned long long)p.tier,
                                              (unsigned long long)(p.index / 2));
             else if (turn_free) n = snprintf(buf, capacity, "#%llu", position);

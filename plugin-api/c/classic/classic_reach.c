@@ -128,6 +128,11 @@ int classic_reachable(POSITION position, int turn, gamesman_error *err) {
     return bit(2 * position + (POSITION)(turn - 1));
 }
 
+int classic_turn_known(POSITION position) {
+    if (!complete) return 0;
+    return bit(2 * position) || !bit(2 * position + 1) ? 1 : 2;
+}
+
 int classic_turn_of(POSITION position, gamesman_error *err) {
     if (!complete) {
         classic_reach_reset();
