@@ -30,7 +30,7 @@
 #define GAMESMAN_CLASSIC_MAX_UNDO_MOVES 256
 #endif
 #ifndef GAMESMAN_CLASSIC_MAX_TIER_CHILDREN
-#define GAMESMAN_CLASSIC_MAX_TIER_CHILDREN 64
+#define GAMESMAN_CLASSIC_MAX_TIER_CHILDREN 1024
 #endif
 
 /* ---- what a module may define (weak references) ---------------------------------- */
