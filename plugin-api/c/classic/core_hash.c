@@ -33,6 +33,7 @@ struct gh_context {
     int mins[GH_MAX_KINDS], maxs[GH_MAX_KINDS];
     int kind_of[256];            /* piece char -> kind, or -1 */
     int configs;                 /* valid configurations */
+    size_t space;                /* count vectors within the ranges */
     int *counts;                 /* configs x kinds */
     POSITION *sizes;             /* configs: boards of each configuration */
     POSITION *offsets;           /* configs + 1: first board of each configuration */
@@ -110,6 +111,7 @@ CLASSIC_CORE POSITION generic_hash_init(int boardsize, int pieces_array[], int (
         space *= (size_t)(c->maxs[k] - c->mins[k] + 1);
         if (space > (size_t)1 << 26) ExitStageRightErrorString("generic_hash_init: too many piece-count combinations");
     }
+    c->space = space;
     c->lookup = SafeMalloc(space * sizeof *c->lookup);
     c->counts = SafeMalloc(space * (size_t)c->kinds * sizeof *c->counts);
     c->sizes = SafeMalloc(space * sizeof *c->sizes);
@@ -176,16 +178,41 @@ CLASSIC_CORE POSITION generic_hash_hash(char *board, int player) {
         count[kind[i]]++;
     }
     int cfg = config_of(c, count);
-    if (cfg < 0) ExitStageRightErrorString("generic_hash_hash: the board's piece counts are not a valid configuration");
+    POSITION arrangements = cfg >= 0 ? c->sizes[cfg] : 0, offset = cfg >= 0 ? c->offsets[cfg] : 0;
+    if (cfg < 0) {
+        /* Counts that are no valid configuration of this context: Classic numbers the
+         * board anyway, from the offset of the last valid configuration whose code is
+         * not above the counts' code (digits count - min, possibly negative), plus its
+         * rank among boards of its own counts; only a number past the player's boards
+         * is refused. Tier modules rely on it (a board hashed in another tier's
+         * context). */
+        long long code = 0;
+        for (int k = c->kinds - 1; k >= 0; k--)
+            code = code * (long long)(c->maxs[k] - c->mins[k] + 1) + (count[k] - c->mins[k]);
+        int prior = -1;
+        for (long long at = code < (long long)c->space ? code : (long long)c->space - 1; at >= 0 && prior < 0; at--)
+            prior = c->lookup[at];
+        if (prior < 0)
+            ExitStageRightErrorString("generic_hash_hash: the board's piece counts are not a valid configuration");
+        offset = c->offsets[prior];
+        unsigned __int128 size = 1;
+        for (int k = 0, left = c->boardsize; k < c->kinds; left -= count[k], k++)
+            size = checked(size * binomial(left, count[k]));
+        arrangements = (POSITION)size;
+    }
     /* Lexicographic rank of the board read from its last cell. */
-    POSITION arrangements = c->sizes[cfg], rank = 0;
+    POSITION rank = 0;
+    int least[GH_MAX_KINDS]; /* a kind counts as placeable with at least max(1, min - placed) left */
+    for (int k = 0; k < c->kinds; k++) least[k] = c->mins[k];
     for (int i = c->boardsize - 1, left = c->boardsize; i >= 0; i--, left--) {
         for (int k = 0; k < kind[i]; k++)
-            if (count[k] > 0) rank += with_kind_next(arrangements, count[k], left);
+            if (count[k] > 0 && count[k] >= least[k]) rank += with_kind_next(arrangements, count[k], left);
         arrangements = with_kind_next(arrangements, count[kind[i]], left);
         count[kind[i]]--;
+        least[kind[i]]--;
     }
-    POSITION index = c->offsets[cfg] + rank;
+    POSITION index = offset + rank;
+    if (index > c->boards) ExitStageRightErrorString("generic_hash_hash: the board numbers past the player's boards");
     if (c->player != 0) return index;
     if (player != 1 && player != 2) ExitStageRightErrorString("generic_hash_hash: player must be 1 or 2");
     return index + (player == 2 ? c->boards : 0);
