@@ -3,7 +3,8 @@
 //! Classic's own solver; see `tests/classic/ORACLE.md`), the expectations of each
 //! module here (`tests/classic/expectations.tsv`), and running one module: build it
 //! with the README's command in a directory of its own, `host info`, `validate`,
-//! `host solve`, `host analyze`, and compare with the oracle.
+//! `host solve` (`--reachable` for a regular module, as Classic solves only what is
+//! reachable), `host analyze`, and compare with the oracle.
 //!
 //! Classic's files are read from `../shared/gamesman-classic` at test time and never
 //! copied into the repository. This file must not know any module's results: they
@@ -85,7 +86,9 @@ pub fn makefile_modules(makefile: &str) -> Vec<String> {
 
 /// A tab-separated file with a header line, as maps from column name to field.
 pub fn read_tsv(text: &str) -> Vec<HashMap<String, String>> {
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
     let Some(header) = lines.next() else {
         return Vec::new();
     };
@@ -172,7 +175,7 @@ pub fn read_oracle(text: &str) -> HashMap<String, Oracle> {
 /// What a module is expected to do here (a row of `expectations.tsv`).
 #[derive(Debug, Clone)]
 pub struct Expectation {
-    /// `ok` or `fail`.
+    /// `ok`, `fail`, or `load-fails` (builds, but the host refuses to open it).
     pub build: String,
     /// `pass`, `skip`, or the checks expected to fail, comma-separated.
     pub validate: String,
@@ -242,7 +245,8 @@ fn step(cmd: Command, bound: Duration, what: &str) -> Result<RunOutput, String> 
 }
 
 fn json(r: &RunOutput, what: &str) -> Result<Json, String> {
-    serde_json::from_str(&r.stdout).map_err(|e| format!("{what} printed no JSON ({e}):\n{}", r.describe()))
+    serde_json::from_str(&r.stdout)
+        .map_err(|e| format!("{what} printed no JSON ({e}):\n{}", r.describe()))
 }
 
 /// Builds `module` and checks it against its expectation and the oracle.
@@ -287,7 +291,10 @@ fn run_module(
     let built = step(cmd, bounds.build, "building")?;
     if expect.build == "fail" {
         if built.status.success() {
-            problems.push(format!("{module}: builds, but expectations.tsv says it does not ({})", expect.note));
+            problems.push(format!(
+                "{module}: builds, but expectations.tsv says it does not ({})",
+                expect.note
+            ));
         }
         return Ok(problems);
     }
@@ -303,12 +310,30 @@ fn run_module(
         c
     };
     let info = step(host(&["info", "--json"]), bounds.build, "host info")?;
+    if expect.build == "load-fails" {
+        if info.status.success() {
+            problems.push(format!(
+                "{module}: loads, but expectations.tsv says it does not ({})",
+                expect.note
+            ));
+        } else if !info.stderr.starts_with("error: ") {
+            problems.push(format!(
+                "{module}: refused without an error paragraph:\n{}",
+                info.describe()
+            ));
+        }
+        return Ok(problems);
+    }
     if !info.status.success() {
         return Err(format!("host info failed:\n{}", info.describe()));
     }
+    // A regular module is solved as Classic solves it: the positions reachable from the
+    // start (its hash space may be far larger); a tier module's tiers whole.
+    let regular = json(&info, "host info")?["properties"]["tier_game"] == false;
     if expect.validate != "skip" {
         let mut v = Command::new(tools.validate);
-        v.args(["--plugin", &plugin, "--json", "--threads", "1"]).current_dir(&dir);
+        v.args(["--plugin", &plugin, "--json", "--threads", "1"])
+            .current_dir(&dir);
         let r = step(v, bounds.validate, "validate")?;
         let j = json(&r, "validate")?;
         let mut failed: Vec<String> = j["checks"]
@@ -324,7 +349,11 @@ fn run_module(
         let mut wanted: Vec<String> = if expect.validate == "pass" {
             Vec::new()
         } else {
-            expect.validate.split(',').map(|s| s.trim().to_string()).collect()
+            expect
+                .validate
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .collect()
         };
         wanted.sort();
         if failed != wanted {
@@ -337,10 +366,17 @@ fn run_module(
         return Ok(problems);
     }
     let db = format!("file:{}", dir.join("db").display());
-    let solved = step(host(&["solve", "--db", &db, "--json", "--threads", "1"]), bounds.solve, "solve")?;
+    let mut args = vec!["solve", "--db", &db, "--json", "--threads", "1"];
+    if regular {
+        args.push("--reachable");
+    }
+    let solved = step(host(&args), bounds.solve, "solve")?;
     if expect.solve == "fails" {
         if solved.status.success() {
-            problems.push(format!("{module}: solves, but expectations.tsv says it fails ({})", expect.note));
+            problems.push(format!(
+                "{module}: solves, but expectations.tsv says it fails ({})",
+                expect.note
+            ));
         }
         return Ok(problems);
     }
@@ -351,7 +387,9 @@ fn run_module(
         return Ok(problems);
     }
     let Some(oracle) = oracle else {
-        return Err("expectations.tsv wants a comparison, but oracle.tsv has no solved default row".into());
+        return Err(
+            "expectations.tsv wants a comparison, but oracle.tsv has no solved default row".into(),
+        );
     };
     let s = json(&solved, "solve")?;
     let value = s["initial"]["value"].as_str().unwrap_or("?").to_string();
@@ -364,7 +402,11 @@ fn run_module(
         ));
     }
     if expect.solve == "equal" {
-        let a = step(host(&["analyze", "--db", &db, "--json"]), bounds.solve, "analyze")?;
+        let a = step(
+            host(&["analyze", "--db", &db, "--json"]),
+            bounds.solve,
+            "analyze",
+        )?;
         let a = json(&a, "analyze")?;
         let here = counts(&a, oracle.tier)?;
         let there = if oracle.tier {
@@ -379,7 +421,9 @@ fn run_module(
             oracle.counts
         };
         if here != there {
-            problems.push(format!("{module}: counts {here:?} here, {there:?} in Classic"));
+            problems.push(format!(
+                "{module}: counts {here:?} here, {there:?} in Classic"
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(dir.join("db"));
@@ -391,7 +435,10 @@ fn run_module(
 /// player to move), ties and draws together.
 fn counts(analyze: &Json, tier: bool) -> Result<Counts, String> {
     let c = &analyze[if tier { "legal" } else { "reachable" }]["counts"];
-    let get = |k: &Json| k.as_u64().ok_or_else(|| format!("analyze's counts lack a number: {c}"));
+    let get = |k: &Json| {
+        k.as_u64()
+            .ok_or_else(|| format!("analyze's counts lack a number: {c}"))
+    };
     let v = &c["by_value"];
     let mut out = Counts {
         total: get(&c["total"])?,

@@ -14,8 +14,8 @@
 
 use e2e_tests::cbuild::workspace_root;
 use e2e_tests::classic_corpus::{
-    check_module, corpus_dir, makefile_modules, read_expectations, read_oracle, Bounds, Expectation,
-    Tools, LAYER_OBJECTS_COMMAND,
+    check_module, corpus_dir, makefile_modules, read_expectations, read_oracle, Bounds,
+    Expectation, Tools, LAYER_OBJECTS_COMMAND,
 };
 use e2e_tests::run::run;
 use e2e_tests::workspace::{artifact_dir, host_binary};
@@ -53,11 +53,21 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
     let Some(corpus) = corpus() else { return };
     let makefile = std::fs::read_to_string(corpus.join("Makefile.in")).expect("Makefile.in");
     let modules = makefile_modules(&makefile);
-    assert!(modules.len() >= 99, "Makefile.in lists {} modules", modules.len());
+    assert!(
+        modules.len() >= 99,
+        "Makefile.in lists {} modules",
+        modules.len()
+    );
     let expectations = read_expectations(&read("tests/classic/expectations.tsv"));
     let oracle = read_oracle(&read("tests/classic/oracle.tsv"));
-    let missing: Vec<&String> = modules.iter().filter(|m| !expectations.contains_key(*m)).collect();
-    assert!(missing.is_empty(), "expectations.tsv has no row for {missing:?}");
+    let missing: Vec<&String> = modules
+        .iter()
+        .filter(|m| !expectations.contains_key(*m))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "expectations.tsv has no row for {missing:?}"
+    );
     let full = std::env::var_os("GAMESMAN_CLASSIC_FULL").is_some();
     let bounds = if full {
         Bounds {
@@ -114,7 +124,12 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
         }
     });
     let problems = problems.into_inner().expect("problems");
-    assert!(problems.is_empty(), "{} modules differ from expectations.tsv:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} modules differ from expectations.tsv:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -122,8 +137,16 @@ fn the_generic_hash_numbers_boards_as_classics_own() {
     let out = artifact_dir().join("classic-corpus").join("hash_probe");
     std::fs::create_dir_all(out.parent().expect("a parent")).expect("the probe directory");
     let mut cc = Command::new("cc");
-    cc.args(["-O2", "-DNO_GRAPHICS", "-I", "plugin-api/c/classic", "tests/classic/hash_probe.c"]);
-    for entry in std::fs::read_dir(workspace_root().join("plugin-api/c/classic")).expect("the layer") {
+    cc.args([
+        "-O2",
+        "-DNO_GRAPHICS",
+        "-I",
+        "plugin-api/c/classic",
+        "tests/classic/hash_probe.c",
+    ]);
+    for entry in
+        std::fs::read_dir(workspace_root().join("plugin-api/c/classic")).expect("the layer")
+    {
         let path = entry.expect("an entry").path();
         if path.extension().is_some_and(|e| e == "c") {
             cc.arg(path);
@@ -132,11 +155,20 @@ fn the_generic_hash_numbers_boards_as_classics_own() {
     cc.arg("-o").arg(&out).current_dir(workspace_root());
     run(cc, Duration::from_secs(120)).assert_success();
     let mut probe = Command::new(&out);
-    probe.arg("tests/classic/hash_reference.tsv").current_dir(workspace_root());
+    probe
+        .arg("tests/classic/hash_reference.tsv")
+        .current_dir(workspace_root());
     let r = run(probe, Duration::from_secs(60));
     r.assert_success();
     let summary = r.stdout.lines().last().unwrap_or("").to_string();
-    let rows: u32 = summary.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
-    assert!(rows >= 200, "the probe compared only {rows} rows: {summary}");
+    let rows: u32 = summary
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        rows >= 200,
+        "the probe compared only {rows} rows: {summary}"
+    );
     assert!(summary.ends_with(" 0 mismatches"), "{}", r.describe());
 }

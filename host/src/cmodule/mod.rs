@@ -271,7 +271,10 @@ mod tests {
             super::undefined_symbol("/x/libmdao.so: undefined symbol: generic_hash_init_sym"),
             Some("generic_hash_init_sym".to_string())
         );
-        assert_eq!(super::undefined_symbol("/x/lib.so: invalid ELF header"), None);
+        assert_eq!(
+            super::undefined_symbol("/x/lib.so: invalid ELF header"),
+            None
+        );
     }
 
     #[test]
