@@ -172,3 +172,33 @@ fn the_generic_hash_numbers_boards_as_classics_own() {
     );
     assert!(summary.ends_with(" 0 mismatches"), "{}", r.describe());
 }
+
+#[test]
+fn a_module_reading_stdin_inside_a_call_fails_that_call_naming_the_function() {
+    let lib = e2e_tests::cbuild::build_classic_module(
+        "tests/c-modules/classic_reads_stdin.c",
+        "classic_reads_stdin",
+        &[],
+    );
+    let host = host_binary();
+    let lib = lib.display().to_string();
+    let solve = |variant: &str| {
+        // The host's own stdin has input: the module must not get it.
+        let cmd = e2e_tests::run::host_command(
+            &host,
+            &["--plugin", &lib, "--variant", variant, "solve", "--db", "memory:"],
+        );
+        e2e_tests::run::run_with_input(cmd, b"0\n1\n2\n", Duration::from_secs(30))
+    };
+    for (variant, message) in [
+        ("1", "the module read standard input in InitializeGame"),
+        ("2", "the module asked for typed input (GetMyInt) in Primitive"),
+    ] {
+        let r = solve(variant);
+        assert!(r.status.code().is_some_and(|c| c != 0), "{}", r.describe());
+        assert!(r.stderr.contains(message), "{}", r.describe());
+    }
+    let r = solve("3");
+    r.assert_success();
+    assert!(r.stdout.contains("win in 3"), "{}", r.describe());
+}

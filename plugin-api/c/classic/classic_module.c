@@ -551,9 +551,19 @@ static int win_by(gamesman_game *game, gamesman_position p, int64_t *out, gamesm
     (void)game;
     POSITION position;
     int turn, rc = GAMESMAN_ERROR;
+    /* Classic's gPutWinBy gives the margin's size (unsigned since Classic's 2023 WinBy
+     * rework); its sign here is player one's view: + when player one wins. */
     CLASSIC_RUN(err, "PutWinBy", GAMESMAN_ERROR, {
         rc = to_classic(p, &position, &turn, err);
-        if (rc == GAMESMAN_OK) *out = gPutWinBy != NULL ? gPutWinBy(position) : 0;
+        if (rc == GAMESMAN_OK) {
+            long long size = gPutWinBy != NULL ? gPutWinBy(position) : 0;
+            if (size < 0) size = -size;
+            classic_note_function("Primitive");
+            VALUE v = Primitive(position);
+            int mover_wins = v == win, mover_loses = v == lose;
+            int one_wins = (mover_wins && turn == 1) || (mover_loses && turn == 2);
+            *out = mover_wins || mover_loses ? (one_wins ? size : -size) : 0;
+        }
     });
     return rc;
 }

@@ -24,6 +24,7 @@ CLASSIC_CORE void (*gPositionStringToAutoGUIPositionStringFunPtr)(char *, char *
 CLASSIC_CORE void (*gPositionStringDoMoveFunPtr)(char *, MOVE, char *) = NULL;
 CLASSIC_CORE int (*gGenerateMovesEfficientFunPtr)(POSITION) = NULL;
 CLASSIC_CORE MOVE *gGenerateMovesArray = NULL;
+CLASSIC_CORE POSITIONLIST *(*gEnumerateWithinStage)(int) = NULL;
 CLASSIC_CORE BOOLEAN kUsePureDraw = FALSE;
 CLASSIC_CORE BOOLEAN kUsesQuartoGamesman = FALSE;
 

@@ -190,6 +190,7 @@ extern void (*gPositionStringToAutoGUIPositionStringFunPtr)(char *, char *);
 extern void (*gPositionStringDoMoveFunPtr)(char *, MOVE, char *);
 extern int (*gGenerateMovesEfficientFunPtr)(POSITION);
 extern MOVE *gGenerateMovesArray;
+extern POSITIONLIST *(*gEnumerateWithinStage)(int);
 extern BOOLEAN kUsePureDraw;
 extern BOOLEAN kUsesQuartoGamesman;
 
