@@ -120,6 +120,7 @@ void InitializeGame(void) {
     gInitialPosition = generic_hash_hash(board, 1);
     gPositionToStringFunPtr = &PositionToString;
     gCanonicalPosition = option > 2 ? &GetCanonicalPosition : NULL;
+    gSymmetries = option > 2; /* Classic's core uses gCanonicalPosition only then */
 }
 
 /*************************************************************************

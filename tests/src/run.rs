@@ -176,12 +176,27 @@ pub fn run_with_closed_stdout(cmd: Command, input: &[u8], timeout: Duration) -> 
     run_full(cmd, Some(input.to_vec()), true, timeout)
 }
 
+/// Runs `cmd` (stdin closed) like `run`, but a run past `timeout` is killed and
+/// reported as `Err` with what it printed, instead of a panic.
+pub fn run_bounded(cmd: Command, timeout: Duration) -> Result<RunOutput, String> {
+    run_limited(cmd, None, false, timeout)
+}
+
 fn run_full(
-    mut cmd: Command,
+    cmd: Command,
     input: Option<Vec<u8>>,
     close_stdout: bool,
     timeout: Duration,
 ) -> RunOutput {
+    run_limited(cmd, input, close_stdout, timeout).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run_limited(
+    mut cmd: Command,
+    input: Option<Vec<u8>>,
+    close_stdout: bool,
+    timeout: Duration,
+) -> Result<RunOutput, String> {
     let command = format!("{cmd:?}");
     cmd.stdin(if input.is_some() {
         Stdio::piped()
@@ -224,15 +239,15 @@ fn run_full(
     let stdout = String::from_utf8_lossy(&out.join().expect("stdout reader")).into_owned();
     let stderr = String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned();
     match status {
-        Some(status) => RunOutput {
+        Some(status) => Ok(RunOutput {
             command,
             status,
             stdout,
             stderr,
-        },
-        None => panic!(
+        }),
+        None => Err(format!(
             "{command} ran longer than {timeout:?} and was killed\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}"
-        ),
+        )),
     }
 }
 

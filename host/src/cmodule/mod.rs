@@ -45,6 +45,14 @@ pub enum CModuleError {
         /// The C names of the missing functions.
         functions: Vec<&'static str>,
     },
+    /// The library calls a function (or uses a variable) nothing defines.
+    #[error("it uses `{symbol}`, which neither the module nor the libraries it links define ({loader}). For a GamesmanClassic module built with plugin-api/c/classic: a part of Classic's core that the layer does not provide.")]
+    UndefinedSymbol {
+        /// The missing name.
+        symbol: String,
+        /// The dynamic loader's message.
+        loader: String,
+    },
     /// The metadata is unusable (no name, bad variant names).
     #[error("its gamesman_module metadata is unusable: {0}")]
     BadMetadata(String),
@@ -83,9 +91,10 @@ unsafe impl Sync for CModule {}
 /// returns its module. `Ok(None)`: a loadable library without the C entry point.
 /// `Err(Err(reason))`: the dynamic loader refused the file.
 pub fn load(path: &Path) -> Result<Option<CModule>, Result<CModuleError, String>> {
-    // SAFETY: loading a library runs its initialisers; that is what loading a module
-    // means, exactly as for Rust modules.
-    let lib = unsafe { libloading::Library::new(path) }.map_err(|e| Err(e.to_string()))?;
+    let lib = open_now(path).map_err(|e| match undefined_symbol(&e) {
+        Some(symbol) => Ok(CModuleError::UndefinedSymbol { symbol, loader: e }),
+        None => Err(e),
+    })?;
     // SAFETY: the symbol is the C entry point of gamesman_plugin.h, whose type is
     // `EntryPoint`; a library exporting that name with another type breaks the
     // header's contract.
@@ -99,6 +108,37 @@ pub fn load(path: &Path) -> Result<Option<CModule>, Result<CModuleError, String>
     // SAFETY: the entry point takes nothing and returns a pointer to a constant struct.
     let ptr = unsafe { entry() };
     read_module(ptr).map(Some).map_err(Ok)
+}
+
+/// Opens the library binding every symbol at once (RTLD_NOW on Unix): a C module
+/// that calls a function nothing defines (a GamesmanClassic core function the layer
+/// lacks, say) is refused here with the loader's message naming the symbol, instead of
+/// ending the host (exit 127) at the first call.
+fn open_now(path: &Path) -> Result<libloading::Library, String> {
+    #[cfg(unix)]
+    {
+        use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+        // SAFETY: loading a library runs its initialisers; that is what loading a
+        // module means, exactly as for Rust modules.
+        unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL) }
+            .map(libloading::Library::from)
+            .map_err(|e| e.to_string())
+    }
+    #[cfg(not(unix))]
+    {
+        // SAFETY: as above (Windows resolves imports at load time anyway).
+        unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())
+    }
+}
+
+/// The name in a loader message "...: undefined symbol: NAME".
+fn undefined_symbol(message: &str) -> Option<String> {
+    let at = message.find("undefined symbol: ")? + "undefined symbol: ".len();
+    let name: String = message[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
 }
 
 /// Checks the struct at `ptr` (version, size, required functions, metadata).
@@ -224,6 +264,18 @@ pub enum OpenError {
 #[cfg(test)]
 mod tests {
     use super::abi::*;
+
+    #[test]
+    fn the_loader_message_names_the_undefined_symbol() {
+        assert_eq!(
+            super::undefined_symbol("/x/libmdao.so: undefined symbol: generic_hash_init_sym"),
+            Some("generic_hash_init_sym".to_string())
+        );
+        assert_eq!(
+            super::undefined_symbol("/x/lib.so: invalid ELF header"),
+            None
+        );
+    }
 
     #[test]
     fn version_1_struct_is_272_bytes() {

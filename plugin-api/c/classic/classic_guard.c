@@ -16,8 +16,12 @@
  * the reported error.
  *
  * While a call runs, the module's stdout goes to stderr (its chatter must not mix
- * with the host's answers), except while a text is captured.
+ * with the host's answers), except while a text is captured, and its stdin is a
+ * stream that ends the call at the first read ("the module read standard input in
+ * <function>"): a module asking a user for input (a menu, a start position) inside a
+ * call from the host would otherwise wait or spin on end-of-file forever.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include "classic_internal.h"
 
 /* Where the C library lets a program assign `stdout` (glibc, Apple's libc): there the
@@ -25,10 +29,37 @@
  * const) the module prints where it likes and boards fall back to position numbers. */
 #if defined(__GLIBC__) || defined(__APPLE__)
 #define SET_STDOUT(stream) (stdout = (stream))
+#define SET_STDIN(stream) (stdin = (stream))
 #define CAN_SET_STDOUT 1
 #else
 #define SET_STDOUT(stream) ((void)(stream))
+#define SET_STDIN(stream) ((void)(stream))
 #define CAN_SET_STDOUT 0
+#endif
+
+static void jump_out(int status, const char *format, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* The stdin of calls: reading it ends the call. A stream jumped out of mid-read is
+ * left behind (stdio may hold its lock and half a state) and a new one made. */
+static FILE *no_input = NULL;
+
+#if CAN_SET_STDOUT
+static ssize_t refuse_read(void *cookie, char *buf, size_t size) {
+    (void)cookie, (void)buf, (void)size;
+    no_input = NULL;
+    jump_out(1, "the module read standard input in %s (a Classic module's interactive part: the host never gives it "
+                "typed input)",
+             classic_current_call() != NULL ? classic_current_call()->function : "?");
+}
+
+static FILE *input_stream(void) {
+    if (no_input == NULL) {
+        cookie_io_functions_t io = {refuse_read, NULL, NULL, NULL};
+        no_input = fopencookie(NULL, "r", io);
+        if (no_input != NULL) setvbuf(no_input, NULL, _IONBF, 0);
+    }
+    return no_input;
+}
 #endif
 
 static _Thread_local struct classic_call *current_call = NULL;
@@ -42,10 +73,18 @@ void classic_enter(struct classic_call *call, const char *function) {
     call->capture = NULL;
     call->capture_text = NULL;
     call->reason[0] = '\0';
+    call->saved_stdin = NULL;
     if (call->outer == NULL) {
-        /* Outermost call: the module's printing goes to stderr. */
+        /* Outermost call: the module's printing goes to stderr, its reading fails. */
         call->saved_stdout = stdout;
         SET_STDOUT(stderr);
+#if CAN_SET_STDOUT
+        FILE *in = input_stream();
+        if (in != NULL) {
+            call->saved_stdin = stdin;
+            SET_STDIN(in);
+        }
+#endif
         classic_hash_enter();
     }
     current_call = call;
@@ -63,6 +102,7 @@ void classic_leave(struct classic_call *call) {
         classic_hash_leave();
         fflush(stderr);
         SET_STDOUT(call->saved_stdout);
+        if (call->saved_stdin != NULL) SET_STDIN(call->saved_stdin);
     }
 }
 
@@ -80,7 +120,6 @@ const char *classic_note_function(const char *function) {
 
 /* Jumps back to the innermost call with `reason`; outside any call (the module's code
  * runs only inside calls, so this means a bug in the layer) it ends the process. */
-static void jump_out(int status, const char *format, ...) __attribute__((noreturn, format(printf, 2, 3)));
 
 static void jump_out(int status, const char *format, ...) {
     struct classic_call *call = current_call;
@@ -136,6 +175,13 @@ CLASSIC_CORE void ExitStageRight(void) {
 
 CLASSIC_CORE void ExitStageRightErrorString(STRING errorMsg) {
     jump_out(1, "the module gave up: %s", errorMsg != NULL ? errorMsg : "");
+}
+
+void classic_no_input(const char *helper) {
+    const char *f = current_call != NULL ? current_call->function : "?";
+    jump_out(1, "the module asked for typed input (%s) in %s (a Classic module's interactive part: the host never "
+                "gives it typed input)",
+             helper, f);
 }
 
 int64_t classic_capture(char *buf, uint64_t capacity, void (*print)(void *), void *arg) {

@@ -30,7 +30,7 @@
 #define GAMESMAN_CLASSIC_MAX_UNDO_MOVES 256
 #endif
 #ifndef GAMESMAN_CLASSIC_MAX_TIER_CHILDREN
-#define GAMESMAN_CLASSIC_MAX_TIER_CHILDREN 64
+#define GAMESMAN_CLASSIC_MAX_TIER_CHILDREN 1024
 #endif
 
 /* ---- what a module may define (weak references) ---------------------------------- */
@@ -68,6 +68,7 @@ struct classic_call {
     const char *function;       /* the Classic function running, for messages */
     struct classic_call *outer; /* a call running around this one on the thread */
     FILE *saved_stdout;         /* the real stdout, restored when the call ends */
+    FILE *saved_stdin;          /* the real stdin, likewise */
     FILE *capture;              /* the stream of a text being captured, if any */
     char *capture_text;         /* its buffer */
     size_t capture_len;
@@ -101,6 +102,10 @@ const char *classic_note_function(const char *function);
         classic_leave(&classic_call_);                                                   \
     } while (0)
 
+/* Ends the running call: the module asked for typed input through `helper`
+ * (GetMyChar & co.), which the host never gives. */
+void classic_no_input(const char *helper) __attribute__((noreturn));
+
 /* Captures what `print` writes to stdout into buf (snprintf-style); returns the
  * length, or -1 if the capture could not be set up. Must run inside CLASSIC_RUN. */
 int64_t classic_capture(char *buf, uint64_t capacity, void (*print)(void *), void *arg);
@@ -125,10 +130,21 @@ BOOLEAN classic_window_split(POSITION position, TIER *tier, TIERPOSITION *tierpo
 /* ---- reachability of regular modules --------------------------------------------- */
 
 /* Whether (position, turn) is reachable from the initial position (player 1 to move),
- * exploring the game on first use; negative with a message in err on failure. */
+ * exploring the game on first use (turn 0: with either player to move); negative with
+ * a message in err on failure. */
 int classic_reachable(POSITION position, int turn, gamesman_error *err);
+/* The player to move shown for modules whose positions do not carry it: 1 if the
+ * exploration reached `position` with player 1 to move (or never reached it), else 2;
+ * negative on failure. */
+int classic_turn_of(POSITION position, gamesman_error *err);
+/* The same without exploring: 0 while the exploration has not run. */
+int classic_turn_known(POSITION position);
 /* Forgets the explored set (after InitializeGame). */
 void classic_reach_reset(void);
+
+/* Whether the module reduces symmetries: gCanonicalPosition set and gSymmetries TRUE
+ * (Classic's default is FALSE; modules that use symmetries turn it on). */
+int classic_symmetric(void);
 
 /* The player to move after `move` at `position` by `turn` (gGoAgain keeps it). */
 int classic_next_turn(POSITION position, MOVE move, int turn);

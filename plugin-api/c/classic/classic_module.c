@@ -3,13 +3,18 @@
  * defines gamesman_module_v1 and every function of the struct, each calling the
  * module's Classic functions and hooks inside a call frame (classic_guard.c).
  *
- * Positions. Classic's core keeps whose turn it is along the game (a position need not
- * say it; gGoAgain keeps the turn), so the layer puts the turn into the host's index:
- * index = 2 * p + (turn - 1), where p is the module's POSITION (one tier 0 of size
- * 2 * gNumberOfPositions) or, for a Tier Gamesman module, its TIERPOSITION within the
- * tier (size 2 * gNumberOfTierPositions(tier)); the module sees window positions
- * (core_window.c). A regular module's legal positions are the pairs reachable from the
- * initial position (classic_reach.c). Undo moves come from Tier Gamesman modules
+ * Positions. Classic's solvers work on the module's POSITION alone, the value being
+ * the mover's and every move inverting it; a module encodes the turn in its POSITION
+ * when it matters, impartial games do not. A regular module without go-again moves
+ * and WinBy is solved that way ("turn-free"): index = p, one tier 0 of size
+ * gNumberOfPositions, the player to move shown being the one that reached p first in
+ * the exploration (classic_reach.c), so counts are Classic's. Where the turn matters
+ * to the host (gGoAgain keeps it, gPutWinBy is seen from player one) and for Tier
+ * Gamesman modules, the layer tracks the turn in the index: index = 2 * p + (turn - 1),
+ * p being the POSITION (size 2 * gNumberOfPositions) or, for a tier module, its
+ * TIERPOSITION within the tier (size 2 * gNumberOfTierPositions(tier)); the module sees
+ * window positions (core_window.c). A regular module's legal positions are those
+ * reachable from the initial position (classic_reach.c). Undo moves come from Tier Gamesman modules
  * without go-again; others are forward-only (the host expands positions forward).
  *
  * Variants are Classic's options: "N" runs setOption(N) and then InitializeGame(); the
@@ -24,6 +29,7 @@ static int tier_mode = 0;       /* InitializeGame set up the Tier Gamesman */
 static int open_games = 0;      /* games handed out and not freed */
 static int current_option = 0;  /* the option the module's globals hold */
 static int initialized = 0;     /* InitializeGame ran for current_option */
+static int turn_free = 0;       /* index = POSITION (see above) */
 
 struct gamesman_game {
     int option;
@@ -35,6 +41,14 @@ static struct gamesman_game the_game;
 /* A host position as the module's position (a window position for tier modules) and
  * the player to move; fails on a position outside the game. */
 static int to_classic(gamesman_position p, POSITION *out, int *turn, gamesman_error *err) {
+    if (turn_free) {
+        if (p.tier != 0 || p.index >= gNumberOfPositions)
+            return gamesman_fail(err, GAMESMAN_ERROR, "position %llu:%llu is outside the game's %llu positions",
+                                 (unsigned long long)p.tier, (unsigned long long)p.index, gNumberOfPositions);
+        *out = p.index;
+        *turn = 0; /* unknown: shown_turn() finds it where a text needs it */
+        return GAMESMAN_OK;
+    }
     *turn = (int)(p.index % 2) + 1;
     POSITION inner = p.index / 2;
     if (!tier_mode) {
@@ -46,6 +60,14 @@ static int to_classic(gamesman_position p, POSITION *out, int *turn, gamesman_er
     }
     *out = classic_window_position(p.tier, inner);
     return GAMESMAN_OK;
+}
+
+/* The player to move named in a text: `turn`, or for a turn-free module the
+ * exploration's if it ran already (texts never start it; turn() does), else 1. */
+static int shown_turn(POSITION position, int turn) {
+    if (turn != 0) return turn;
+    int known = classic_turn_known(position);
+    return known > 0 ? known : 1;
 }
 
 /* The module's position `position` with `turn` to move as a host position. */
@@ -62,7 +84,7 @@ static int from_classic(POSITION position, int turn, const char *function, games
                              function, position);
     }
     out->tier = tier;
-    out->index = 2 * inner + (POSITION)(turn - 1);
+    out->index = turn_free ? inner : 2 * inner + (POSITION)(turn - 1);
     return GAMESMAN_OK;
 }
 
@@ -106,6 +128,7 @@ static int initialize(int option, gamesman_error *err) {
     tier_mode = kSupportsTierGamesman && gTierChildrenFunPtr != NULL && gNumberOfTierPositionsFunPtr != NULL;
     gTierGamesman = tier_mode;
     gHashWindowInitialized = tier_mode;
+    turn_free = !tier_mode && gGoAgain == NULL && gPutWinBy == NULL;
     if (!tier_mode && (gNumberOfPositions == 0 || gNumberOfPositions > UINT64_MAX / 2))
         return gamesman_fail(err, GAMESMAN_ERROR, "gNumberOfPositions is %llu after InitializeGame()", gNumberOfPositions);
     if (!tier_mode && gInitialPosition >= gNumberOfPositions)
@@ -152,7 +175,7 @@ static int properties(gamesman_game *game, gamesman_properties *out, gamesman_er
     (void)game, (void)err;
     out->flags = (tier_mode ? GAMESMAN_FLAG_TIERS : 0) | (gPutWinBy != NULL ? GAMESMAN_FLAG_WINBY : 0) |
                  (gGoAgain != NULL ? GAMESMAN_FLAG_GO_AGAIN : 0) |
-                 (gCanonicalPosition != NULL ? GAMESMAN_FLAG_SYMMETRY : 0);
+                 (classic_symmetric() ? GAMESMAN_FLAG_SYMMETRY : 0);
     out->max_moves = GAMESMAN_CLASSIC_MAX_MOVES;
     out->max_undo_moves = GAMESMAN_CLASSIC_MAX_UNDO_MOVES;
     out->max_tier_children = GAMESMAN_CLASSIC_MAX_TIER_CHILDREN;
@@ -162,19 +185,26 @@ static int properties(gamesman_game *game, gamesman_properties *out, gamesman_er
 
 /* ---- the regular API --------------------------------------------------------------- */
 
+static int tier_size(gamesman_game *game, uint64_t tier, uint64_t *size, gamesman_error *err);
+
 static int initial_position(gamesman_game *game, gamesman_position *out, gamesman_error *err) {
     (void)game;
     if (!tier_mode) {
         out->tier = 0;
-        out->index = 2 * gInitialPosition;
+        out->index = turn_free ? gInitialPosition : 2 * gInitialPosition;
         return GAMESMAN_OK;
     }
-    TIER tier = gInitialTier;
-    TIERPOSITION tp = gInitialTierPosition;
-    if (gGetInitialTierPositionFunPtr != NULL)
-        CLASSIC_RUN(err, "GetInitialTierPosition", GAMESMAN_ERROR, gGetInitialTierPositionFunPtr(&tier, &tp));
-    out->tier = tier;
-    out->index = 2 * tp;
+    /* gInitialTier and gInitialTierPosition, as Classic's solvers start. The module's
+     * gGetInitialTierPositionFunPtr is never called: in Classic it is the menu's
+     * interactive "type a start position". */
+    uint64_t size = 0;
+    if (tier_size(game, gInitialTier, &size, err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    if (gInitialTierPosition >= size / 2)
+        return gamesman_fail(err, GAMESMAN_ERROR,
+                             "gInitialTierPosition %llu is past the size %llu of gInitialTier %llu (NumberOfTierPositions)",
+                             gInitialTierPosition, (unsigned long long)(size / 2), gInitialTier);
+    out->tier = gInitialTier;
+    out->index = 2 * gInitialTierPosition;
     return GAMESMAN_OK;
 }
 
@@ -225,8 +255,15 @@ static int do_move(gamesman_game *game, gamesman_position p, uint64_t move, game
 }
 
 static int turn(gamesman_game *game, gamesman_position p, gamesman_error *err) {
-    (void)game, (void)err;
-    return (int)(p.index % 2) + 1;
+    (void)game;
+    if (!turn_free) return (int)(p.index % 2) + 1;
+    POSITION position;
+    volatile int t = GAMESMAN_ERROR;
+    CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
+        int found = 0;
+        if (to_classic(p, &position, &found, err) == GAMESMAN_OK) t = found != 0 ? found : classic_turn_of(position, err);
+    });
+    return t;
 }
 
 /* PrintPosition without its prediction line (GetPrediction is empty), captured. */
@@ -250,6 +287,7 @@ static int64_t board_to_text(gamesman_game *game, gamesman_position p, char *buf
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "PrintPosition", GAMESMAN_ERROR, {
         if (to_classic(p, &args.position, &args.turn, err) == GAMESMAN_OK) {
+            args.turn = shown_turn(args.position, args.turn);
             if (PrintPosition != NULL) n = classic_capture(buf, capacity, print_position, &args);
             if (n < 0) n = snprintf(buf, capacity, "position %llu\n", args.position);
         }
@@ -263,7 +301,8 @@ static int64_t move_text(MOVE move, char *buf, uint64_t capacity) {
         char text[1024] = {0};
         MoveToString(move, text);
         text[sizeof text - 1] = '\0';
-        return snprintf(buf, capacity, "%s", text);
+        /* Empty: nothing written (a C++ module's older STRING MoveToString(MOVE)). */
+        if (text[0] != '\0' || PrintMove == NULL) return snprintf(buf, capacity, "%s", text);
     }
     if (PrintMove != NULL) {
         struct print_args args = {0, 0, move};
@@ -344,9 +383,14 @@ static int64_t position_to_text(gamesman_game *game, gamesman_position p, char *
             char text[1024] = {0};
             if (gPositionToStringFunPtr != NULL) gPositionToStringFunPtr(position, text);
             text[sizeof text - 1] = '\0';
-            if (text[0] == (char)('0' + turn) && text[1] == '_') n = snprintf(buf, capacity, "%s", text);
+            /* The module's text where it names the player to move the layer tracks
+             * (any player for a turn-free module: its POSITION decides). */
+            int named = turn == 0 ? text[0] - '0' : turn;
+            if ((named == 1 || named == 2) && text[0] == (char)('0' + named) && text[1] == '_')
+                n = snprintf(buf, capacity, "%s", text);
             else if (tier_mode) n = snprintf(buf, capacity, "#%d:%llu:%llu", turn, (unsigned long long)p.tier,
                                              (unsigned long long)(p.index / 2));
+            else if (turn_free) n = snprintf(buf, capacity, "#%llu", position);
             else n = snprintf(buf, capacity, "#%d:%llu", turn, position);
         }
     });
@@ -358,6 +402,16 @@ static int text_to_position(gamesman_game *game, const char *text, gamesman_posi
     int turn = 1, rc = GAMESMAN_ERROR;
     unsigned long long a = 0, b = 0;
     char rest = 0;
+    if (text[0] == '#' && turn_free) {
+        if (sscanf(text, "#%llu%c", &a, &rest) != 1)
+            return gamesman_fail(err, GAMESMAN_REJECTED, "'%s' is not a position: give #POSITION", text);
+        if (a >= gNumberOfPositions)
+            return gamesman_fail(err, GAMESMAN_REJECTED, "position %llu is not below gNumberOfPositions (%llu)", a,
+                                 gNumberOfPositions);
+        out->tier = 0;
+        out->index = a;
+        return GAMESMAN_OK;
+    }
     if (text[0] == '#') {
         int fields = sscanf(text, "#%d:%llu:%llu%c", &turn, &a, &b, &rest);
         if ((turn != 1 && turn != 2) || fields < 2 || fields > 3 || (tier_mode ? fields != 3 : fields != 2))
@@ -412,7 +466,7 @@ static int64_t tier_children(gamesman_game *game, uint64_t tier, uint64_t *child
 static int tier_size(gamesman_game *game, uint64_t tier, uint64_t *size, gamesman_error *err) {
     (void)game;
     if (!tier_mode) {
-        *size = tier == 0 ? 2 * gNumberOfPositions : 0;
+        *size = tier != 0 ? 0 : turn_free ? gNumberOfPositions : 2 * gNumberOfPositions;
         return GAMESMAN_OK;
     }
     TIERPOSITION n = 0;
@@ -430,7 +484,7 @@ static int is_legal(gamesman_game *game, gamesman_position p, gamesman_error *er
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, tier_mode ? "IsLegal" : "GenerateMoves", GAMESMAN_ERROR, {
         if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            if (!tier_mode) rc = classic_reachable(position, turn, err);
+            if (!tier_mode) rc = classic_reachable(position, turn_free ? 0 : turn, err);
             else rc = gIsLegalFunPtr == NULL || gIsLegalFunPtr(position) ? 1 : 0;
         }
     });
@@ -497,9 +551,19 @@ static int win_by(gamesman_game *game, gamesman_position p, int64_t *out, gamesm
     (void)game;
     POSITION position;
     int turn, rc = GAMESMAN_ERROR;
+    /* Classic's gPutWinBy gives the margin's size (unsigned since Classic's 2023 WinBy
+     * rework); its sign here is player one's view: + when player one wins. */
     CLASSIC_RUN(err, "PutWinBy", GAMESMAN_ERROR, {
         rc = to_classic(p, &position, &turn, err);
-        if (rc == GAMESMAN_OK) *out = gPutWinBy != NULL ? gPutWinBy(position) : 0;
+        if (rc == GAMESMAN_OK) {
+            long long size = gPutWinBy != NULL ? gPutWinBy(position) : 0;
+            if (size < 0) size = -size;
+            classic_note_function("Primitive");
+            VALUE v = Primitive(position);
+            int mover_wins = v == win, mover_loses = v == lose;
+            int one_wins = (mover_wins && turn == 1) || (mover_loses && turn == 2);
+            *out = mover_wins || mover_loses ? (one_wins ? size : -size) : 0;
+        }
     });
     return rc;
 }
@@ -511,7 +575,7 @@ static int canonical_position(gamesman_game *game, gamesman_position p, gamesman
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GetCanonicalPosition", GAMESMAN_ERROR, {
         if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            POSITION canonical = gCanonicalPosition != NULL ? gCanonicalPosition(position) : position;
+            POSITION canonical = classic_symmetric() ? gCanonicalPosition(position) : position;
             rc = from_classic(canonical, turn, "GetCanonicalPosition", out, err);
         }
     });

@@ -8,6 +8,12 @@
  * Explored once per variant, depth first from gInitialPosition with player 1 to move,
  * on the first legality question (solving, validating); play and queries on a stored
  * database never need it. Memory: two bits per position of gNumberOfPositions.
+ *
+ * With symmetries (classic_symmetric), Classic's solver works on canonical positions
+ * (from the initial position's canonical form, each child's), while the host asks
+ * about positions before canonicalising them and the validator checks the children
+ * of every legal position: the legal set is then closed under both moves and
+ * gCanonicalPosition (every reachable position and the canonical form of each).
  */
 #include "classic_internal.h"
 
@@ -20,6 +26,8 @@ void classic_reach_reset(void) {
     complete = 0;
 }
 
+int classic_symmetric(void) { return gCanonicalPosition != NULL && gSymmetries; }
+
 int classic_next_turn(POSITION position, MOVE move, int turn) {
     return gGoAgain != NULL && gGoAgain(position, move) ? turn : 3 - turn;
 }
@@ -31,19 +39,55 @@ static int test_and_set(POSITION bit) {
     return was;
 }
 
+/* The pairs to explore: a growing stack. */
+static POSITION *stack = NULL;
+static POSITION depth = 0, room = 0;
+
+static int push(POSITION pair, gamesman_error *err) {
+    if (test_and_set(pair)) return GAMESMAN_OK;
+    if (depth == room) {
+        POSITION *grown = realloc(stack, sizeof *stack * (room == 0 ? 1024 : 2 * room));
+        if (grown == NULL) return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the game");
+        stack = grown;
+        room = room == 0 ? 1024 : 2 * room;
+    }
+    stack[depth++] = pair;
+    return GAMESMAN_OK;
+}
+
+/* Marks `position` (with `turn`) legal and to explore, and its canonical form with it
+ * for a symmetric module. */
+static int note(POSITION position, int turn, gamesman_error *err) {
+    if (push(2 * position + (POSITION)(turn - 1), err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    if (!classic_symmetric()) return GAMESMAN_OK;
+    classic_note_function("GetCanonicalPosition");
+    POSITION canonical = gCanonicalPosition(position);
+    if (canonical >= gNumberOfPositions)
+        return gamesman_fail(err, GAMESMAN_ERROR,
+                             "gCanonicalPosition(%llu) returned %llu, not below gNumberOfPositions (%llu)", position,
+                             canonical, gNumberOfPositions);
+    return push(2 * canonical + (POSITION)(turn - 1), err);
+}
+
+static void drop_stack(void) {
+    free(stack);
+    stack = NULL;
+    depth = room = 0;
+}
+
 static int explore(gamesman_error *err) {
     POSITION n = gNumberOfPositions;
     seen = calloc((size_t)(n / 4 + 1), 1);
-    POSITION room = 1024, depth = 0;
-    POSITION *stack = malloc(sizeof *stack * room);
-    if (seen == NULL || stack == NULL) {
-        free(stack);
+    if (seen == NULL) {
         classic_reach_reset();
         return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the %llu positions of gNumberOfPositions", n);
     }
-    POSITION start = 2 * gInitialPosition;
-    test_and_set(start);
-    stack[depth++] = start;
+    drop_stack();
+    if (note(gInitialPosition, 1, err) != GAMESMAN_OK) {
+        drop_stack();
+        classic_reach_reset();
+        return GAMESMAN_ERROR;
+    }
     while (depth > 0) {
         POSITION pair = stack[--depth], position = pair / 2;
         int turn = (int)(pair % 2) + 1;
@@ -54,42 +98,45 @@ static int explore(gamesman_error *err) {
         for (MOVELIST *m = moves; m != NULL; m = m->next) {
             classic_note_function("DoMove");
             POSITION child = DoMove(position, m->move);
-            if (child >= n) {
-                FreeMoveList(moves);
-                free(stack);
-                classic_reach_reset();
-                return gamesman_fail(err, GAMESMAN_ERROR,
-                                     "DoMove(%llu, %d) returned %llu, not below gNumberOfPositions (%llu)",
-                                     position, m->move, child, n);
-            }
+            int rc = child < n ? GAMESMAN_OK
+                               : gamesman_fail(err, GAMESMAN_ERROR,
+                                               "DoMove(%llu, %d) returned %llu, not below gNumberOfPositions (%llu)",
+                                               position, m->move, child, n);
             classic_note_function("GoAgain");
-            POSITION next = 2 * child + (POSITION)(classic_next_turn(position, m->move, turn) - 1);
-            if (test_and_set(next)) continue;
-            if (depth == room) {
-                room *= 2;
-                POSITION *grown = realloc(stack, sizeof *stack * room);
-                if (grown == NULL) {
-                    FreeMoveList(moves);
-                    free(stack);
-                    classic_reach_reset();
-                    return gamesman_fail(err, GAMESMAN_ERROR, "out of memory exploring the game");
-                }
-                stack = grown;
+            if (rc == GAMESMAN_OK) rc = note(child, classic_next_turn(position, m->move, turn), err);
+            if (rc != GAMESMAN_OK) {
+                FreeMoveList(moves);
+                drop_stack();
+                classic_reach_reset();
+                return GAMESMAN_ERROR;
             }
-            stack[depth++] = next;
         }
         FreeMoveList(moves);
     }
-    free(stack);
+    drop_stack();
     complete = 1;
     return GAMESMAN_OK;
 }
+static int bit(POSITION b) { return (seen[b / 8] >> (b % 8)) & 1; }
 
 int classic_reachable(POSITION position, int turn, gamesman_error *err) {
     if (!complete) {
         classic_reach_reset();
         if (explore(err) != GAMESMAN_OK) return GAMESMAN_ERROR;
     }
-    POSITION bit = 2 * position + (POSITION)(turn - 1);
-    return (seen[bit / 8] >> (bit % 8)) & 1;
+    if (turn == 0) return bit(2 * position) | bit(2 * position + 1);
+    return bit(2 * position + (POSITION)(turn - 1));
+}
+
+int classic_turn_known(POSITION position) {
+    if (!complete) return 0;
+    return bit(2 * position) || !bit(2 * position + 1) ? 1 : 2;
+}
+
+int classic_turn_of(POSITION position, gamesman_error *err) {
+    if (!complete) {
+        classic_reach_reset();
+        if (explore(err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+    }
+    return bit(2 * position) || !bit(2 * position + 1) ? 1 : 2;
 }

@@ -19,6 +19,14 @@ CLASSIC_CORE BOOLEAN (*gGoAgain)(POSITION, MOVE) = NULL;
 CLASSIC_CORE BOOLEAN gSupportsMex = FALSE;
 CLASSIC_CORE STRING (*gGetVarStringPtr)(void) = NULL;
 CLASSIC_CORE POSITION (*gRandomInitialPositionFunPtr)(void) = NULL;
+CLASSIC_CORE MULTIPARTEDGELIST *(*gGenerateMultipartMoveEdgesFunPtr)(POSITION, MOVELIST *, POSITIONLIST *) = NULL;
+CLASSIC_CORE void (*gPositionStringToAutoGUIPositionStringFunPtr)(char *, char *) = NULL;
+CLASSIC_CORE void (*gPositionStringDoMoveFunPtr)(char *, MOVE, char *) = NULL;
+CLASSIC_CORE int (*gGenerateMovesEfficientFunPtr)(POSITION) = NULL;
+CLASSIC_CORE MOVE *gGenerateMovesArray = NULL;
+CLASSIC_CORE POSITIONLIST *(*gEnumerateWithinStage)(int) = NULL;
+CLASSIC_CORE BOOLEAN kUsePureDraw = FALSE;
+CLASSIC_CORE BOOLEAN kUsesQuartoGamesman = FALSE;
 
 /* The Tier Gamesman. */
 CLASSIC_CORE BOOLEAN kSupportsTierGamesman = FALSE;
@@ -37,7 +45,7 @@ CLASSIC_CORE TIERPOSITION gInitialTierPosition = 0;
 
 /* The core's settings. */
 CLASSIC_CORE BOOLEAN gStandardGame = TRUE;
-CLASSIC_CORE BOOLEAN gSymmetries = TRUE;
+CLASSIC_CORE BOOLEAN gSymmetries = FALSE; /* as in Classic: a module turns them on */
 CLASSIC_CORE BOOLEAN gUseGPS = FALSE;
 CLASSIC_CORE BOOLEAN gWinBy = TRUE;
 CLASSIC_CORE BOOLEAN gPrintHints = FALSE;
@@ -53,3 +61,9 @@ CLASSIC_CORE MENU gMenuMode = BeforeEvaluation;
 CLASSIC_CORE OPPONENT gOpponent = AgainstHuman;
 CLASSIC_CORE int gTurnNumber = 0;
 CLASSIC_CORE Tcl_Interp *gTclInterp = NULL;
+CLASSIC_CORE BOOLEAN gIsInteract = FALSE;
+CLASSIC_CORE BOOLEAN gLoadTierdbArray = FALSE;
+CLASSIC_CORE BOOLEAN gPrintPredictions = FALSE;
+CLASSIC_CORE BOOLEAN gPrintSEvalPredictions = FALSE;
+CLASSIC_CORE BOOLEAN gUnsolved = FALSE;
+CLASSIC_CORE BOOLEAN gHints = FALSE;

@@ -6,10 +6,17 @@
  * turns are hashed (twice the boards; generic_hash_turn tells which), with 1 or 2 only
  * that player's.
  *
- * Layout: configurations in order of their counts (the first kind's count varying
- * slowest), each a block of its boards; within a block, a board's rank is the kinds'
- * cell combinations (colex) one after another, each among the cells the earlier kinds
- * left free. With player 0, a board's hash is 2 * index + (turn - 1).
+ * Numbering, as Classic numbers (so a module's literal hash numbers, such as a
+ * gInitialPosition of 0, mean what they mean in Classic; tests/classic/
+ * hash_reference.tsv holds values of Classic's own hash, checked by a test):
+ *   - configurations in order of their counts read as a mixed-radix number whose
+ *     least significant digit is the first kind's count (minus its min), each a block
+ *     of its boards;
+ *   - within a block, a board's rank is the lexicographic rank of the board read from
+ *     its last cell to its first, among all arrangements of its pieces, the kinds
+ *     ordered as in the pieces array;
+ *   - with player 0, player 1's boards come first and player 2's follow (hash + the
+ *     number of boards).
  *
  * Contexts live as long as the module (until generic_hash_destroy); which one is
  * current is per thread, handed from call to call (classic_hash_enter/leave).
@@ -26,10 +33,11 @@ struct gh_context {
     int mins[GH_MAX_KINDS], maxs[GH_MAX_KINDS];
     int kind_of[256];            /* piece char -> kind, or -1 */
     int configs;                 /* valid configurations */
+    size_t space;                /* count vectors within the ranges */
     int *counts;                 /* configs x kinds */
-    POSITION *radix;             /* configs x kinds: weight of each kind's rank */
+    POSITION *sizes;             /* configs: boards of each configuration */
     POSITION *offsets;           /* configs + 1: first board of each configuration */
-    int *lookup;                 /* counts (mixed radix over the ranges) -> config or -1 */
+    int *lookup;                 /* counts (mixed radix, first kind least significant) -> config or -1 */
     POSITION boards, max_pos;
 };
 
@@ -97,21 +105,22 @@ CLASSIC_CORE POSITION generic_hash_init(int boardsize, int pieces_array[], int (
     }
     if (c->kinds == 0) ExitStageRightErrorString("generic_hash_init: no pieces");
 
-    /* Every count vector within the ranges, in mixed radix (first kind slowest). */
+    /* Every count vector within the ranges, in mixed radix (first kind fastest). */
     size_t space = 1;
     for (int k = 0; k < c->kinds; k++) {
         space *= (size_t)(c->maxs[k] - c->mins[k] + 1);
         if (space > (size_t)1 << 26) ExitStageRightErrorString("generic_hash_init: too many piece-count combinations");
     }
+    c->space = space;
     c->lookup = SafeMalloc(space * sizeof *c->lookup);
     c->counts = SafeMalloc(space * (size_t)c->kinds * sizeof *c->counts);
-    c->radix = SafeMalloc(space * (size_t)c->kinds * sizeof *c->radix);
+    c->sizes = SafeMalloc(space * sizeof *c->sizes);
     c->offsets = SafeMalloc((space + 1) * sizeof *c->offsets);
     unsigned __int128 boards = 0;
     for (size_t code = 0; code < space; code++) {
         int cfg[GH_MAX_KINDS], sum = 0;
         size_t rest = code;
-        for (int k = c->kinds - 1; k >= 0; k--) {
+        for (int k = 0; k < c->kinds; k++) {
             int range = c->maxs[k] - c->mins[k] + 1;
             cfg[k] = c->mins[k] + (int)(rest % (size_t)range);
             rest /= (size_t)range;
@@ -122,16 +131,14 @@ CLASSIC_CORE POSITION generic_hash_init(int boardsize, int pieces_array[], int (
         int n = c->configs++;
         c->lookup[code] = n;
         memcpy(c->counts + (size_t)n * c->kinds, cfg, sizeof(int) * (size_t)c->kinds);
+        /* boardsize! / prod(cfg[k]!) as a product of binomials. */
         unsigned __int128 size = 1;
-        int free_cells[GH_MAX_KINDS], left = boardsize;
+        int left = boardsize;
         for (int k = 0; k < c->kinds; k++) {
-            free_cells[k] = left;
+            size = checked(size * binomial(left, cfg[k]));
             left -= cfg[k];
         }
-        for (int k = c->kinds - 1; k >= 0; k--) {
-            c->radix[(size_t)n * c->kinds + k] = checked(size);
-            size = checked(size * binomial(free_cells[k], cfg[k]));
-        }
+        c->sizes[n] = (POSITION)size;
         c->offsets[n] = checked(boards);
         boards += size;
     }
@@ -149,11 +156,17 @@ CLASSIC_CORE POSITION generic_hash_init(int boardsize, int pieces_array[], int (
 /* The configuration of a board's counts, or -1. */
 static int config_of(const struct gh_context *c, const int *count) {
     size_t code = 0;
-    for (int k = 0; k < c->kinds; k++) {
+    for (int k = c->kinds - 1; k >= 0; k--) {
         if (count[k] < c->mins[k] || count[k] > c->maxs[k]) return -1;
         code = code * (size_t)(c->maxs[k] - c->mins[k] + 1) + (size_t)(count[k] - c->mins[k]);
     }
     return c->lookup[code];
+}
+
+/* Arrangements of `left` cells holding count[k] pieces of each kind, given `arrangements`
+ * of them: those with kind k in the next cell. */
+static POSITION with_kind_next(POSITION arrangements, int count_k, int left) {
+    return (POSITION)((unsigned __int128)arrangements * (unsigned)count_k / (unsigned)left);
 }
 
 CLASSIC_CORE POSITION generic_hash_hash(char *board, int player) {
@@ -165,68 +178,79 @@ CLASSIC_CORE POSITION generic_hash_hash(char *board, int player) {
         count[kind[i]]++;
     }
     int cfg = config_of(c, count);
-    if (cfg < 0) ExitStageRightErrorString("generic_hash_hash: the board's piece counts are not a valid configuration");
-    const POSITION *radix = c->radix + (size_t)cfg * c->kinds;
-    int seen[GH_MAX_KINDS] = {0}, compact[GH_MAX_KINDS] = {0};
-    POSITION rank = 0;
-    for (int i = 0; i < c->boardsize; i++) {
-        int b = kind[i];
-        /* The cell is free for every kind before b (they are placed first). */
-        for (int k = 0; k < b; k++) compact[k]++;
-        rank += binomial(compact[b], ++seen[b]) * radix[b];
-        compact[b]++;
+    POSITION arrangements = cfg >= 0 ? c->sizes[cfg] : 0, offset = cfg >= 0 ? c->offsets[cfg] : 0;
+    if (cfg < 0) {
+        /* Counts that are no valid configuration of this context: Classic numbers the
+         * board anyway, from the offset of the last valid configuration whose code is
+         * not above the counts' code (digits count - min, possibly negative), plus its
+         * rank among boards of its own counts; only a number past the player's boards
+         * is refused. Tier modules rely on it (a board hashed in another tier's
+         * context). */
+        long long code = 0;
+        for (int k = c->kinds - 1; k >= 0; k--)
+            code = code * (long long)(c->maxs[k] - c->mins[k] + 1) + (count[k] - c->mins[k]);
+        int prior = -1;
+        for (long long at = code < (long long)c->space ? code : (long long)c->space - 1; at >= 0 && prior < 0; at--)
+            prior = c->lookup[at];
+        if (prior < 0)
+            ExitStageRightErrorString("generic_hash_hash: the board's piece counts are not a valid configuration");
+        offset = c->offsets[prior];
+        unsigned __int128 size = 1;
+        for (int k = 0, left = c->boardsize; k < c->kinds; left -= count[k], k++)
+            size = checked(size * binomial(left, count[k]));
+        arrangements = (POSITION)size;
     }
-    POSITION index = c->offsets[cfg] + rank;
+    /* Lexicographic rank of the board read from its last cell. */
+    POSITION rank = 0;
+    int least[GH_MAX_KINDS]; /* a kind counts as placeable with at least max(1, min - placed) left */
+    for (int k = 0; k < c->kinds; k++) least[k] = c->mins[k];
+    for (int i = c->boardsize - 1, left = c->boardsize; i >= 0; i--, left--) {
+        for (int k = 0; k < kind[i]; k++)
+            if (count[k] > 0 && count[k] >= least[k]) rank += with_kind_next(arrangements, count[k], left);
+        arrangements = with_kind_next(arrangements, count[kind[i]], left);
+        count[kind[i]]--;
+        least[kind[i]]--;
+    }
+    POSITION index = offset + rank;
+    if (index > c->boards) ExitStageRightErrorString("generic_hash_hash: the board numbers past the player's boards");
     if (c->player != 0) return index;
     if (player != 1 && player != 2) ExitStageRightErrorString("generic_hash_hash: player must be 1 or 2");
-    return 2 * index + (POSITION)(player - 1);
+    return index + (player == 2 ? c->boards : 0);
 }
 
 CLASSIC_CORE char *generic_hash_unhash(POSITION hashed, char *dest) {
     struct gh_context *c = need_current("generic_hash_unhash");
     if (hashed >= c->max_pos) ExitStageRightErrorString("generic_hash_unhash: the position is past generic_hash_max_pos()");
-    POSITION index = c->player == 0 ? hashed / 2 : hashed;
+    POSITION index = hashed >= c->boards ? hashed - c->boards : hashed;
     int lo = 0, hi = c->configs - 1; /* the last configuration starting at or before index */
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         if (c->offsets[mid] <= index) lo = mid;
         else hi = mid - 1;
     }
-    const int *count = c->counts + (size_t)lo * c->kinds;
-    const POSITION *radix = c->radix + (size_t)lo * c->kinds;
-    POSITION rest = index - c->offsets[lo];
-    int filled[GH_MAX_CELLS] = {0};
-    int free_cells = c->boardsize;
-    for (int k = 0; k < c->kinds; k++) {
-        POSITION r = rest / radix[k];
-        rest %= radix[k];
-        /* The cells (among the free ones) of the combination of rank r, largest first. */
-        int chosen[GH_MAX_CELLS], hi_cell = free_cells;
-        for (int j = count[k] - 1; j >= 0; j--) {
-            int cell = hi_cell - 1;
-            while (binomial(cell, j + 1) > r) cell--;
-            chosen[j] = cell;
-            r -= binomial(cell, j + 1);
-            hi_cell = cell;
-        }
-        int seen_free = 0, next = 0;
-        for (int i = 0; i < c->boardsize && next < count[k]; i++) {
-            if (filled[i]) continue;
-            if (chosen[next] == seen_free) {
-                dest[i] = c->pieces[k];
-                filled[i] = 1;
-                next++;
+    int count[GH_MAX_KINDS];
+    memcpy(count, c->counts + (size_t)lo * c->kinds, sizeof(int) * (size_t)c->kinds);
+    POSITION rest = index - c->offsets[lo], arrangements = c->sizes[lo];
+    for (int i = c->boardsize - 1, left = c->boardsize; i >= 0; i--, left--) {
+        int k = 0;
+        for (;; k++) {
+            if (count[k] == 0) continue;
+            POSITION here = with_kind_next(arrangements, count[k], left);
+            if (rest < here || k == c->kinds - 1) {
+                arrangements = here;
+                break;
             }
-            seen_free++;
+            rest -= here;
         }
-        free_cells -= count[k];
+        dest[i] = c->pieces[k];
+        count[k]--;
     }
     return dest;
 }
 
 CLASSIC_CORE int generic_hash_turn(POSITION hashed) {
     struct gh_context *c = need_current("generic_hash_turn");
-    return c->player == 0 ? (int)(hashed % 2) + 1 : c->player;
+    return c->player == 0 ? (hashed >= c->boards ? 2 : 1) : c->player;
 }
 
 CLASSIC_CORE POSITION generic_hash_max_pos(void) { return need_current("generic_hash_max_pos")->max_pos; }
@@ -250,11 +274,110 @@ CLASSIC_CORE void generic_hash_context_switch(int context) {
     ExitStageRightErrorString(why);
 }
 
+CLASSIC_CORE int generic_hash_context_init(void) {
+    /* An empty context that takes a number, as Classic's does; a generic_hash_init
+     * that follows makes its own. */
+    struct gh_context *c = SafeMalloc(sizeof *c);
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 256; i++) c->kind_of[i] = -1;
+    c->number = custom_numbers ? -1 : context_count;
+    contexts = SafeRealloc(contexts, sizeof *contexts * (size_t)(context_count + 1));
+    contexts[context_count++] = c;
+    return c->number;
+}
+
+/* ---- symmetries (generic_hash_init_sym) -------------------------------------------- */
+
+/* The board images a canonical position is the least hash of: image cell i holds the
+ * board's cell map[i]; `flip` also swaps the first two piece kinds and the player. */
+struct gh_symmetry {
+    int *map;
+    int flip;
+};
+static struct gh_symmetry *symmetries = NULL;
+static int symmetry_count = 0, symmetry_cells = 0;
+
+static void add_symmetry(const int *map, int flip) {
+    symmetries = SafeRealloc(symmetries, sizeof *symmetries * (size_t)(symmetry_count + 1));
+    int *copy = SafeMalloc(sizeof(int) * (size_t)symmetry_cells);
+    memcpy(copy, map, sizeof(int) * (size_t)symmetry_cells);
+    symmetries[symmetry_count++] = (struct gh_symmetry){copy, flip};
+}
+
+/* The cell map of a reflection over the line at `angle` degrees or of a rotation by
+ * it, on a rows x cols board, as Classic lays them out; other angles: the identity. */
+static void symmetry_map(int *map, int rows, int cols, int reflection, int angle) {
+    for (int j = 0; j < rows; j++) {
+        for (int k = 0; k < cols; k++) {
+            int to = j * cols + k;
+            if (reflection && (angle == 0 || angle == 180)) to = (rows - j - 1) * cols + k;
+            else if (reflection && (angle == 45 || angle == 315)) to = (rows - k - 1) * cols + (cols - j - 1);
+            else if (reflection && (angle == 90 || angle == 270)) to = j * cols + (cols - k - 1);
+            else if (reflection && (angle == 135 || angle == 225)) to = k * cols + j;
+            else if (!reflection && angle == 90) to = (rows - k - 1) * cols + j;
+            else if (!reflection && angle == 180) to = rows * cols - 1 - (j * cols + k);
+            else if (!reflection && angle == 270) to = k * cols + (cols - j - 1);
+            map[j * cols + k] = to;
+        }
+    }
+}
+
+CLASSIC_CORE void generic_hash_init_sym(int boardType, int numRows, int numCols, int *reflections, int numReflects,
+                                        int *rotations, int numRots, int flippable) {
+    if (boardType != 0)
+        ExitStageRightErrorString("generic_hash_init_sym: only rectangular boards (boardType 0) are supported");
+    if (numRows < 1 || numCols < 1 || numRows * numCols > GH_MAX_CELLS)
+        ExitStageRightErrorString("generic_hash_init_sym: the board must have 1 to 64 cells");
+    for (int i = 0; i < symmetry_count; i++) free(symmetries[i].map);
+    symmetry_count = 0;
+    symmetry_cells = numRows * numCols;
+    int map[GH_MAX_CELLS];
+    for (int flip = 0; flip <= (flippable == 1); flip++) {
+        symmetry_map(map, numRows, numCols, 0, 0); /* the identity */
+        add_symmetry(map, flip);
+        for (int i = 0; i < numReflects; i++) {
+            symmetry_map(map, numRows, numCols, 1, reflections[i]);
+            add_symmetry(map, flip);
+        }
+        for (int i = 0; i < numRots; i++) {
+            symmetry_map(map, numRows, numCols, 0, rotations[i]);
+            add_symmetry(map, flip);
+        }
+    }
+    gCanonicalPosition = generic_hash_canonicalPosition;
+}
+
+CLASSIC_CORE void generic_hash_add_sym(int *symToAdd) {
+    if (symmetry_count == 0) ExitStageRightErrorString("generic_hash_add_sym before generic_hash_init_sym");
+    add_symmetry(symToAdd, 0);
+}
+
+CLASSIC_CORE POSITION generic_hash_canonicalPosition(POSITION pos) {
+    struct gh_context *c = need_current("generic_hash_canonicalPosition");
+    if (symmetry_cells != c->boardsize)
+        ExitStageRightErrorString("generic_hash_canonicalPosition: the symmetries' board is not the hash context's");
+    char board[GH_MAX_CELLS + 1], image[GH_MAX_CELLS + 1];
+    generic_hash_unhash(pos, board);
+    int player = generic_hash_turn(pos);
+    POSITION least = pos;
+    for (int s = 0; s < symmetry_count; s++) {
+        for (int i = 0; i < c->boardsize; i++) {
+            char piece = board[symmetries[s].map[i]];
+            if (symmetries[s].flip && c->kinds >= 2 && piece == c->pieces[0]) piece = c->pieces[1];
+            else if (symmetries[s].flip && c->kinds >= 2 && piece == c->pieces[1]) piece = c->pieces[0];
+            image[i] = piece;
+        }
+        POSITION h = generic_hash_hash(image, symmetries[s].flip ? 3 - player : player);
+        if (h < least) least = h;
+    }
+    return least;
+}
+
 CLASSIC_CORE void generic_hash_destroy(void) {
     for (int i = 0; i < context_count; i++) {
         free(contexts[i]->lookup);
         free(contexts[i]->counts);
-        free(contexts[i]->radix);
+        free(contexts[i]->sizes);
         free(contexts[i]->offsets);
         free(contexts[i]);
     }

@@ -1,6 +1,6 @@
 /*
  * core_lists.c: Classic's memory helpers and linked lists (moves, tiers, undo moves,
- * positions, remoteness). SafeMalloc ends the call (not the host) when memory runs
+ * positions, remoteness, multipart edges) and copyString. SafeMalloc ends the call (not the host) when memory runs
  * out, as Classic's ends the program.
  */
 #include "classic_internal.h"
@@ -113,4 +113,39 @@ CLASSIC_CORE void FreeRemotenessList(REMOTENESSLIST *ptr) {
         free(ptr);
         ptr = next;
     }
+}
+
+CLASSIC_CORE MULTIPARTEDGELIST *CreateMultipartEdgeListNode(POSITION from, POSITION to, MOVE partMove, MOVE fullMove,
+                                                            MULTIPARTEDGELIST *next) {
+    MULTIPARTEDGELIST *node = SafeMalloc(sizeof *node);
+    node->from = from;
+    node->to = to;
+    node->partMove = partMove;
+    node->fullMove = fullMove;
+    node->isTerminal = to == NULL_POSITION;
+    node->next = next;
+    return node;
+}
+
+CLASSIC_CORE void FreeMultipartEdgeList(MULTIPARTEDGELIST *ptr) {
+    while (ptr != NULL) {
+        MULTIPARTEDGELIST *next = ptr->next;
+        free(ptr);
+        ptr = next;
+    }
+}
+
+CLASSIC_CORE void FreeBooleanList(BOOLEANLIST *ptr) {
+    while (ptr != NULL) {
+        BOOLEANLIST *next = ptr->next;
+        free(ptr);
+        ptr = next;
+    }
+}
+
+CLASSIC_CORE STRING copyString(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *copy = SafeMalloc(n);
+    memcpy(copy, s, n);
+    return copy;
 }

@@ -3,7 +3,8 @@
  * strings ("<turn>_<board>") and AutoGUI strings, and harmless stand-ins for the
  * interactive and solver-side functions whose work the host does itself.
  *
- * The stand-ins never read stdin (the host owns it) and never solve: GetPrediction is
+ * The stand-ins never read stdin (the host owns it; the input helpers end the call
+ * with an error instead) and never solve: GetPrediction is
  * empty (the host prints its own prediction line below the board), DetermineValue and
  * GetValueOfPosition answer `undecided`, the menus do nothing.
  */
@@ -50,6 +51,48 @@ CLASSIC_CORE void AutoGUIMakeMoveButtonStringL(unsigned int p1, unsigned int p2,
 
 CLASSIC_CORE void AutoGUIWriteEmptyString(char *buf) { buf[0] = '\0'; }
 
+/* ---- "key=value" fields of position strings ------------------------------------------ */
+
+/* Finds ",KEY=" in `board_string` and parses what follows up to the next ',' with
+ * `func`; FALSE if the key is absent, the value does not parse, or the key repeats. */
+CLASSIC_CORE BOOLEAN GetValueInner(char *board_string, char *key, get_value_func_t func, void *target) {
+    size_t klen = strlen(key);
+    for (char *at = strchr(board_string, ','); at != NULL; at = strchr(at + 1, ',')) {
+        char *name = at + 1;
+        if (strncmp(name, key, klen) != 0 || (name[klen] != '=' && name[klen] != '\0')) continue;
+        char *value = name[klen] == '=' ? name + klen + 1 : name + klen;
+        char *comma = strchr(value, ',');
+        if (comma != NULL) *comma = '\0';
+        BOOLEAN ok = func(value, target);
+        if (comma != NULL) *comma = ',';
+        if (ok && comma != NULL) ok = !GetValueInner(comma, key, func, target);
+        return ok;
+    }
+    return FALSE;
+}
+
+CLASSIC_CORE BOOLEAN GetInt(char *value, int *placeholder) {
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (end == value) return FALSE;
+    *placeholder = (int)v;
+    return TRUE;
+}
+
+CLASSIC_CORE BOOLEAN GetUnsignedLongLong(char *value, unsigned long long *placeholder) {
+    char *end;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (end == value) return FALSE;
+    *placeholder = v;
+    return TRUE;
+}
+
+CLASSIC_CORE BOOLEAN GetChar(char *value, char *placeholder) {
+    if (value[0] == '\0') return FALSE;
+    *placeholder = value[0];
+    return TRUE;
+}
+
 /* ---- play helpers ------------------------------------------------------------------ */
 
 CLASSIC_CORE STRING GetPrediction(POSITION position, STRING playerName, BOOLEAN usersTurn) {
@@ -88,16 +131,22 @@ CLASSIC_CORE USERINPUT HandleDefaultTextInput(POSITION thePosition, MOVE *theMov
     return Abort;
 }
 
-CLASSIC_CORE char GetMyChar(void) { return 'q'; }
-CLASSIC_CORE int GetMyInt(void) { return 0; }
-CLASSIC_CORE unsigned int GetMyUInt(void) { return 0; }
-
+/* Classic's input helpers read what a user types: inside a call from the host there
+ * is no user, so each ends the call with an error naming it (classic_no_input). */
+CLASSIC_CORE char GetMyChar(void) { classic_no_input("GetMyChar"); }
+CLASSIC_CORE int GetMyInt(void) { classic_no_input("GetMyInt"); }
+CLASSIC_CORE unsigned int GetMyUInt(void) { classic_no_input("GetMyUInt"); }
 CLASSIC_CORE void GetMyStr(STRING str, int len) {
-    if (str != NULL && len > 0) str[0] = '\0';
+    (void)str, (void)len;
+    classic_no_input("GetMyStr");
 }
-
-CLASSIC_CORE void HitAnyKeyToContinue(void) {}
+CLASSIC_CORE void HitAnyKeyToContinue(void) { classic_no_input("HitAnyKeyToContinue"); }
 CLASSIC_CORE void BadMenuChoice(void) {}
+CLASSIC_CORE void PrintValueMoves(POSITION pos) { (void)pos; }
+CLASSIC_CORE BOOLEAN PrintPossibleMoves(POSITION pos) {
+    (void)pos;
+    return FALSE;
+}
 CLASSIC_CORE void HelpMenus(void) {}
 CLASSIC_CORE void Initialize(void) {}
 CLASSIC_CORE void InitializeDatabases(void) {}

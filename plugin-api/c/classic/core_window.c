@@ -104,3 +104,8 @@ CLASSIC_CORE void gUnhashToTierPosition(POSITION position, TIERPOSITION *tierpos
         ExitStageRightErrorString(why);
     }
 }
+
+CLASSIC_CORE void gInitializeHashWindow(TIER tier, BOOLEAN loadDB) {
+    (void)loadDB;
+    open_window(tier);
+}

@@ -3,6 +3,10 @@
 //
 //   cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic mymodule.c plugin-api/c/classic/*.c -o libmymodule.so
 //
+// and a C++ module (the layer stays C; cc compiles each file by its extension):
+//
+//   cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic mymodule.cc plugin-api/c/classic/*.c -lstdc++ -o libmymodule.so
+//
 /*
  * Written fresh for gamesman-rs from the documented names and behaviour of Classic's
  * module API (types, the globals and hooks a module defines and sets, the core
@@ -34,6 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 #pragma GCC visibility push(hidden)
 
 /* ---- types ----------------------------------------------------------------------- */
@@ -97,6 +104,22 @@ typedef struct positionlist_item {
     POSITION position;
     struct positionlist_item *next;
 } POSITIONLIST, FRnode, POSITIONQUEUE;
+
+typedef struct booleanlist_item {
+    BOOLEAN value;
+    struct booleanlist_item *next;
+} BOOLEANLIST;
+
+/* An edge of a multipart move (Classic's GamesmanUni support): the layer keeps the
+ * type and its helpers so modules build; the host plays whole moves. */
+typedef struct multipartedgelist_item {
+    POSITION from;
+    POSITION to;
+    MOVE partMove;
+    MOVE fullMove;
+    BOOLEAN isTerminal;
+    struct multipartedgelist_item *next;
+} MULTIPARTEDGELIST;
 
 typedef struct remotenesslist_item {
     REMOTENESS remoteness;
@@ -162,6 +185,14 @@ extern BOOLEAN (*gGoAgain)(POSITION, MOVE);
 extern BOOLEAN gSupportsMex;
 extern STRING (*gGetVarStringPtr)(void);
 extern POSITION (*gRandomInitialPositionFunPtr)(void);
+extern MULTIPARTEDGELIST *(*gGenerateMultipartMoveEdgesFunPtr)(POSITION, MOVELIST *, POSITIONLIST *);
+extern void (*gPositionStringToAutoGUIPositionStringFunPtr)(char *, char *);
+extern void (*gPositionStringDoMoveFunPtr)(char *, MOVE, char *);
+extern int (*gGenerateMovesEfficientFunPtr)(POSITION);
+extern MOVE *gGenerateMovesArray;
+extern POSITIONLIST *(*gEnumerateWithinStage)(int);
+extern BOOLEAN kUsePureDraw;
+extern BOOLEAN kUsesQuartoGamesman;
 
 /* The Tier Gamesman. */
 extern BOOLEAN kSupportsTierGamesman;
@@ -197,6 +228,12 @@ extern MENU gMenuMode;
 extern OPPONENT gOpponent;
 extern int gTurnNumber;
 extern Tcl_Interp *gTclInterp;
+extern BOOLEAN gIsInteract;      /* Classic's server mode: never, here */
+extern BOOLEAN gLoadTierdbArray;
+extern BOOLEAN gPrintPredictions;
+extern BOOLEAN gPrintSEvalPredictions;
+extern BOOLEAN gUnsolved;
+extern BOOLEAN gHints;
 
 /* ---- functions a module defines (the core calls them) ---------------------------- */
 
@@ -209,7 +246,13 @@ MOVELIST *GenerateMoves(POSITION position);
 USERINPUT GetAndPrintPlayersMove(POSITION thePosition, MOVE *theMove, STRING playerName);
 BOOLEAN ValidTextInput(STRING input);
 MOVE ConvertTextInputToMove(STRING input);
+#ifndef __cplusplus
 void MoveToString(MOVE move, char *moveStringBuffer);
+#else
+/* C++ modules (Classic's mcon.cc) may still define the older STRING MoveToString(MOVE)
+ * themselves, and call their PrintMove before defining it. */
+void PrintMove(MOVE move);
+#endif
 int NumberOfOptions(void);
 int getOption(void);
 void setOption(int option);
@@ -252,10 +295,18 @@ POSITION generic_hash_max_pos(void);
 void generic_hash_destroy(void);
 void generic_hash_custom_context_mode(BOOLEAN on);
 void generic_hash_set_context(int context);
+int generic_hash_context_init(void);
+/* Symmetries of a rectangular board (boardType 0) for generic_hash_canonicalPosition,
+ * which this sets as gCanonicalPosition (used only when gSymmetries is TRUE). */
+void generic_hash_init_sym(int boardType, int numRows, int numCols, int *reflections, int numReflects, int *rotations,
+                           int numRots, int flippable);
+POSITION generic_hash_canonicalPosition(POSITION pos);
+void generic_hash_add_sym(int *symToAdd);
 
 /* The hash window of the Tier Gamesman. */
 void gUnhashToTierPosition(POSITION position, TIERPOSITION *tierposition, TIER *tier);
 POSITION gHashToWindowPosition(TIERPOSITION tierposition, TIER tier);
+void gInitializeHashWindow(TIER tier, BOOLEAN loadDB);
 
 /* Text and play. */
 STRING GetPrediction(POSITION position, STRING playerName, BOOLEAN usersTurn);
@@ -272,6 +323,21 @@ void BadElse(STRING function);
 void ExitStageRight(void);
 void ExitStageRightErrorString(STRING errorMsg);
 BOOLEAN ValidMove(POSITION thePosition, MOVE theMove);
+/* Reading "key=value" fields of a position string (",turn=1,board=..."); these parse
+ * text and never read stdin, unlike GetMyChar & co. */
+typedef BOOLEAN (*get_value_func_t)(char *, void *);
+BOOLEAN GetValueInner(char *board_string, char *key, get_value_func_t func, void *target);
+#define GetValue(board_string, key, func, target) GetValueInner((board_string), (key), (get_value_func_t)(func), (void *)(target))
+BOOLEAN GetInt(char *value, int *placeholder);
+BOOLEAN GetUnsignedLongLong(char *value, unsigned long long *placeholder);
+BOOLEAN GetChar(char *value, char *placeholder);
+STRING copyString(const char *s);
+void PrintValueMoves(POSITION pos);
+BOOLEAN PrintPossibleMoves(POSITION pos);
+MULTIPARTEDGELIST *CreateMultipartEdgeListNode(POSITION from, POSITION to, MOVE partMove, MOVE fullMove,
+                                               MULTIPARTEDGELIST *next);
+void FreeMultipartEdgeList(MULTIPARTEDGELIST *ptr);
+void FreeBooleanList(BOOLEANLIST *ptr);
 int GetRandomNumber(int n);
 int GetSmallRandomNumber(int n);
 BOOLEAN DefaultGoAgain(POSITION pos, MOVE move);
@@ -292,5 +358,8 @@ void AutoGUIMakeMoveButtonStringL(unsigned int p1, unsigned int p2, char sound, 
 void AutoGUIWriteEmptyString(char *buf);
 
 #pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GAMESMAN_CLASSIC_GAMESMAN_H */
