@@ -12,9 +12,11 @@
 //! marks that say which those are); one database holds tiers of one kind only.
 
 pub mod file;
+pub mod manifest;
 pub mod memory;
 pub mod net;
 pub mod sparse;
+pub mod trust;
 
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -154,6 +156,10 @@ pub enum DbError {
     /// The database kind cannot store reachable-only tiers.
     #[error("{0} cannot store reachable-only tiers")]
     Unsupported(String),
+    /// A fetched database or tier is not vouched for by a trusted publisher's signed
+    /// manifest (`--trust`), or does not match it.
+    #[error("{0}")]
+    Untrusted(String),
     /// Another process is writing the database and the caller would not wait.
     #[error("another solve is writing {}: run again when it has finished, or leave out --no-wait to wait for it", dir.display())]
     Locked {
