@@ -252,8 +252,10 @@ async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
                             v.game.variant()
                         ));
                     }
-                    let analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
+                    let mut analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
                         .map_err(|e| e.to_string())?;
+                    // Where the server keeps its files is not the client's business.
+                    analysis.database = error::redact_paths(&analysis.database);
                     let svg = crate::plot::svg(&analysis, &Default::default())
                         .map_err(|e| e.to_string())?;
                     Ok(Arc::new(AnalysisOut { analysis, svg }))
