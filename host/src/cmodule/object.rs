@@ -74,7 +74,7 @@ impl ErrBuf {
             let text = CStr::from_ptr(first).to_string_lossy();
             let text = text.trim();
             if text.is_empty() {
-                "(the module gave no message)".to_string()
+                "the module gave no message".to_string()
             } else {
                 text.to_string()
             }

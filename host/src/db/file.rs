@@ -100,7 +100,7 @@ pub(crate) fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
 impl FileDb {
     /// The database for `key` under the directory `root` (created when first written).
     pub fn open(root: PathBuf, key: GameKey) -> DbResult<FileDb> {
-        let dir = root.join(format!("{}_{}_tierdb", key.game, key.variant));
+        let dir = root.join(key.dir_name());
         Ok(FileDb {
             dir,
             key,
@@ -117,7 +117,7 @@ impl FileDb {
     /// database under `cache`, which later reads (and later runs) use first; without,
     /// lookups fetch one block at a time.
     pub fn open_http(base: &str, key: GameKey, cache: Option<PathBuf>) -> DbResult<FileDb> {
-        let dir_name = format!("{}_{}_tierdb", key.game, key.variant);
+        let dir_name = key.dir_name();
         let cache = match cache {
             // Verified whole files renamed into place: no lock needed, so two readers
             // sharing a cache never wait for each other.

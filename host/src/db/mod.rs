@@ -82,6 +82,24 @@ pub struct GameKey {
 }
 
 impl GameKey {
+    /// The name of the variant's directory in a `file:` database,
+    /// `GAME_VARIANT_tierdb`, with `/`, `\\`, `%` and NUL in the names written as
+    /// `%2F`, `%5C`, `%25` and `%00`, so a variant named like a path (a Whirly level
+    /// file) stays one directory inside the database.
+    pub fn dir_name(&self) -> String {
+        let safe = |t: &str| {
+            let mut out = String::with_capacity(t.len());
+            for c in t.chars() {
+                match c {
+                    '/' | '\\' | '%' | '\0' => out.push_str(&format!("%{:02X}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        format!("{}_{}_tierdb", safe(&self.game), safe(&self.variant))
+    }
+
     /// The key of `game`'s variant: its names, record layout and numbering.
     pub fn of(game: &crate::game::GameHandle) -> GameKey {
         GameKey {
@@ -376,6 +394,19 @@ pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> D
 #[cfg(test)]
 mod resource_tests {
     use super::*;
+
+    #[test]
+    fn directory_names_stay_inside_the_database() {
+        let key = |v: &str| GameKey {
+            game: "whirly".into(),
+            variant: v.into(),
+            winby: false,
+            numbering: 0,
+        };
+        assert_eq!(key("regular").dir_name(), "whirly_regular_tierdb");
+        assert_eq!(key("../../x").dir_name(), "whirly_..%2F..%2Fx_tierdb");
+        assert_eq!(key("/abs/l.txt").dir_name(), "whirly_%2Fabs%2Fl.txt_tierdb");
+    }
 
     #[test]
     fn resources_and_plain_directories() {
