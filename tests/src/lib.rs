@@ -7,6 +7,7 @@
 
 pub mod browser;
 pub mod cbuild;
+pub mod hostile;
 pub mod run;
 pub mod serve;
 pub mod tictactoe;

@@ -51,6 +51,9 @@ pub enum CliError {
     /// A database holds nothing of the variant (the message says where and why it may be).
     #[error("{0}")]
     Empty(String),
+    /// A fetched database failed a check (`--verify-fetch`); nothing of it was kept.
+    #[error("{0}")]
+    Fetched(String),
     /// A flag's value cannot be used (the message says which and why).
     #[error("{0}")]
     Usage(String),

@@ -193,10 +193,10 @@ fn stage_and_verify(
         game.variant()
     );
     verify_database(game, &plain, &Quiet).map_err(|e| {
-        anyhow::anyhow!(
+        CliError::Fetched(format!(
             "--verify-fetch: the database at {} fails the module's check, so nothing of it was cached: {e}",
             staged.describe()
-        )
+        ))
     })?;
     fs::create_dir_all(cached.dir())?;
     for t in missing {

@@ -337,7 +337,12 @@ fn read_failed(url: &str, e: std::io::Error, announced: Option<u64>) -> std::io:
         ),
         None => format!("reading the answer failed: {e}"),
     };
-    std::io::Error::new(e.kind(), format!("GET {url}: {what}"))
+    // Never UnexpectedEof: the readers take that for a truncated file.
+    let kind = match e.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => std::io::ErrorKind::TimedOut,
+        _ => std::io::ErrorKind::Other,
+    };
+    std::io::Error::new(kind, format!("GET {url}: {what}"))
 }
 
 /// The names of the tier files a listing mentions (`tier_N.gz`, each once).
