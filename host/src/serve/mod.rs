@@ -103,14 +103,41 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
         Method::HEAD,
         Method::OPTIONS,
     ]);
-    let mut routes = api::routes().layer(cors).merge(page::routes());
+    let mut routes = api::routes().merge(page::routes());
     if let Ok(crate::db::Resource::Dir(root)) = crate::db::parse_resource(&catalog.resource) {
         routes = routes.merge(files::routes(root));
     }
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
+        .layer(cors)
+        .layer(axum::middleware::map_response_with_state(
+            (),
+            api_only_cors,
+        ))
         .with_state(catalog)
+}
+
+/// Takes the CORS headers off every answer outside `/api/`: GamesmanUni reads the
+/// API from other origins; the page and the database files are not for other sites'
+/// scripts.
+async fn api_only_cors(
+    axum::extract::State(()): axum::extract::State<()>,
+    uri: Uri,
+    mut response: axum::response::Response,
+) -> axum::response::Response {
+    if !(uri.path() == "/api" || uri.path().starts_with("/api/")) {
+        let h = response.headers_mut();
+        let names: Vec<_> = h
+            .keys()
+            .filter(|k| k.as_str().starts_with("access-control-"))
+            .cloned()
+            .collect();
+        for n in names {
+            h.remove(n);
+        }
+    }
+    response
 }
 
 async fn not_found(uri: Uri) -> ApiError {
