@@ -44,6 +44,19 @@ struct Cli {
     /// database, which later runs read first (tiers are then fetched whole, checked).
     #[arg(long, global = true, value_name = "file:DIRECTORY")]
     cache: Option<String>,
+    /// With an http:// database: accept only tiers listed in a manifest signed by this
+    /// publisher key (64 hex digits, as `db keygen` prints); may be given more than
+    /// once. Keys in the trusted-keys file of the data directory are trusted too.
+    #[arg(long, global = true, value_name = "KEY")]
+    trust: Vec<String>,
+    /// With an http:// database and --cache: check every fetched tier forward against
+    /// the module (as `verify` does) before keeping it; nothing failing is kept.
+    #[arg(long, global = true, requires = "cache")]
+    verify_fetch: bool,
+    /// With an http:// database: the longest one lookup, one tier fetched whole, or a
+    /// whole `db copy` may take, in seconds.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 120.0)]
+    fetch_deadline: f64,
     #[command(subcommand)]
     command: Command,
 }
@@ -181,6 +194,20 @@ enum Command {
         /// variants (0: look every record up in the files).
         #[arg(long, default_value_t = 1024)]
         cache_mb: u64,
+        /// Connections open at once; one more gets a 503 and is closed.
+        #[arg(long, default_value_t = 512)]
+        max_connections: usize,
+        /// Seconds a client may take to send a request's headers, and a kept-alive
+        /// connection may stay idle.
+        #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+        header_timeout: f64,
+        /// Seconds a request's module and database work may run before it fails with
+        /// 503 (the work itself runs on: see the README's Reliability section).
+        #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+        call_deadline: f64,
+        /// The most positions a variant may have for /analysis to be computed.
+        #[arg(long, default_value_t = 200_000_000, value_name = "POSITIONS")]
+        analysis_limit: u64,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
     #[command(after_help = help::ANALYZE)]
@@ -244,6 +271,21 @@ enum DbCommand {
         /// Where to: file:DIRECTORY or a directory.
         dst: String,
     },
+    /// Make a publisher key pair: the secret key into FILE (never over an existing
+    /// file), the public key into FILE.pub and on stdout.
+    Keygen {
+        /// Where the secret key goes.
+        file: PathBuf,
+    },
+    /// Sign every database directory of a file: database: writes tiers.manifest (each
+    /// tier file's size and SHA-256, signed) beside the tier files; `serve` publishes it.
+    Sign {
+        /// The secret key file `db keygen` wrote.
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
+    },
 }
 
 impl Command {
@@ -300,6 +342,26 @@ impl From<SideArg> for Side {
     }
 }
 
+/// The trusted keys, `--verify-fetch` and `--fetch-deadline`, for every fetch.
+fn configure_fetching(cli: &Cli) -> anyhow::Result<()> {
+    if !(cli.fetch_deadline.is_finite() && cli.fetch_deadline > 0.0) {
+        return Err(CliError::Usage(format!(
+            "--fetch-deadline {} is not a number of seconds above 0",
+            cli.fetch_deadline
+        ))
+        .into());
+    }
+    let file = db::trust::default_keys_file();
+    let trusted = db::trust::load_keys(&cli.trust, file.as_deref())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    db::trust::configure(db::trust::FetchPolicy {
+        trusted,
+        deadline: std::time::Duration::from_secs_f64(cli.fetch_deadline.min(1e9)),
+    });
+    cli::trust::set_verify_fetch(cli.verify_fetch);
+    Ok(())
+}
+
 fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     threads::configure(threads).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(())
@@ -320,8 +382,14 @@ macro_rules! out {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    configure_fetching(&cli)?;
     // Commands that need no module.
     match &cli.command {
+        Command::Db(DbCommand::Keygen { file }) => return cli::trust::keygen(file),
+        Command::Db(DbCommand::Sign { key, db }) => {
+            let choice = DbChoice::resolve(db.as_deref())?;
+            return cli::trust::sign(&choice.resource, key);
+        }
         Command::List { json } => return cli::list::run(*json),
         Command::InstallPlugin {
             path,
@@ -340,13 +408,42 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
         }
         Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
-        Command::Serve { db, addr, cache_mb } => {
+        Command::Serve {
+            db,
+            addr,
+            cache_mb,
+            max_connections,
+            header_timeout,
+            call_deadline,
+            analysis_limit,
+        } => {
+            let seconds = |flag: &str, v: f64| -> anyhow::Result<std::time::Duration> {
+                if v.is_finite() && v > 0.0 {
+                    Ok(std::time::Duration::from_secs_f64(v.min(1e9)))
+                } else {
+                    Err(CliError::Usage(format!("--{flag} {v} is not a number of seconds above 0")).into())
+                }
+            };
+            if cli.verify_fetch {
+                return Err(CliError::Usage(
+                    "serve does not take --verify-fetch: fill a cache first with `db copy` or a query using --verify-fetch, then serve it".into(),
+                )
+                .into());
+            }
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = ServeArgs {
                 plugins: cli.plugin.clone(),
                 variant_given: cli.variant.is_some(),
                 addr: addr.clone(),
                 cache_mb: *cache_mb,
+                conn: serve::conn::ConnLimits {
+                    max_connections: (*max_connections).max(1),
+                    header_timeout: seconds("header-timeout", *header_timeout)?,
+                },
+                limits: serve::Limits {
+                    call_deadline: seconds("call-deadline", *call_deadline)?,
+                    analysis_positions: *analysis_limit,
+                },
             };
             return cli::serve::run(&choice, &args);
         }
@@ -480,6 +577,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Db(DbCommand::Copy { src, dst }) => {
             cli::dbcopy::run(&game, &src, &dst, cli.cache.as_deref())?;
+        }
+        Command::Db(DbCommand::Keygen { .. } | DbCommand::Sign { .. }) => {
+            unreachable!("handled above")
         }
         Command::List { .. }
         | Command::Serve { .. }

@@ -10,14 +10,22 @@
  *   -DBAD_OVERFLOW         generate_moves returns more moves than the capacity
  *   -DBAD_EXIT             do_move calls exit(3)
  *   -DBAD_ERROR            do_move fails with a message
+ *   -DBAD__EXIT0           do_move calls _exit(0) (which skips atexit handlers)
+ *   -DBAD_SEGV             do_move writes through a null pointer
+ *   -DBAD_ABORT            do_move calls abort()
+ *   -DBAD_HUGE_TEXT        board_to_text says its text is 2^50 bytes long
+ *   -DBAD_TURN7            turn returns 7 (players are 1 and 2)
+ *   -DBAD_SLOW             do_move takes 3 seconds
  *
  * The game: a pile of 7 tokens; a move takes 1 or 2; who cannot move loses (the
  * first player wins: 7 is not a multiple of 3). A position is 2 * tokens + (turn - 1).
  */
 #include "gamesman_plugin.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TOKENS 7
 
@@ -64,6 +72,18 @@ static int do_move(gamesman_game *g, gamesman_position p, uint64_t move, gamesma
 #ifdef BAD_EXIT
     exit(3);
 #endif
+#ifdef BAD__EXIT0
+    _exit(0);
+#endif
+#ifdef BAD_SEGV
+    *(volatile int *)(uintptr_t)(p.index >> 62) = 1;
+#endif
+#ifdef BAD_ABORT
+    abort();
+#endif
+#ifdef BAD_SLOW
+    sleep(3);
+#endif
 #ifdef BAD_ERROR
     return gamesman_fail(err, GAMESMAN_ERROR, "the pile of %llu tokens fell over", (unsigned long long)(p.index / 2));
 #endif
@@ -75,12 +95,18 @@ static int do_move(gamesman_game *g, gamesman_position p, uint64_t move, gamesma
 
 static int turn(gamesman_game *g, gamesman_position p, gamesman_error *err) {
     (void)g, (void)err;
+#ifdef BAD_TURN7
+    return 7;
+#endif
     return (int)(p.index % 2) + 1;
 }
 
 static int64_t board_to_text(gamesman_game *g, gamesman_position p, char *buf, uint64_t capacity,
                              gamesman_error *err) {
     (void)g, (void)err;
+#ifdef BAD_HUGE_TEXT
+    if (capacity < 4096) return (int64_t)1 << 50;
+#endif
     return snprintf(buf, capacity, "%llu tokens\n", (unsigned long long)(p.index / 2));
 }
 

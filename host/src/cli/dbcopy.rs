@@ -1,7 +1,9 @@
 //! `host db copy SRC DST`: copies a variant's tiers from one database to another
 //! (`file:` to `file:`, `http:` to `file:`, ...), the seed's transfer between database
 //! classes. Every tier is read whole with its checksum verified before it is written,
-//! and written atomically; tiers already valid at the destination are kept.
+//! and written atomically; tiers already valid at the destination are kept. From an
+//! `http:` source the whole copy runs within `--fetch-deadline`, and with `--trust`
+//! every tier must match the publisher's signed manifest.
 
 use super::{game_key, CliError};
 use crate::db::{self, LockWait, TierMeta, TierStatus};
@@ -12,6 +14,10 @@ use std::time::Instant;
 
 /// Copies `game`'s variant from `src` to `dst`; `cache` applies to an `http:` source.
 pub fn run(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {
+    crate::db::net::within(crate::db::trust::policy().deadline, || copy(game, src, dst, cache))
+}
+
+fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {
     if matches!(db::parse_resource(dst)?, db::Resource::Http(_)) {
         return Err(CliError::Usage(format!(
             "{dst} is read-only: copy into a file:DIRECTORY database"
@@ -20,12 +26,13 @@ pub fn run(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyh
     }
     let started = Instant::now();
     let key = game_key(game);
+    super::trust::prepare(game, src, cache)?;
     let from = db::open_cached(src, cache, &key)?;
     let to = db::open_for_writing(dst, &key, LockWait::Wait)?;
     let graph = TierGraph::discover(game)?;
     let stored = from.stored_tiers()?;
     if stored.is_empty() {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Empty(format!(
             "{} holds nothing of {} ({}): nothing to copy",
             from.describe(),
             game.module_name(),

@@ -32,6 +32,7 @@ pub mod play;
 pub mod query;
 pub mod serve;
 pub mod solve;
+pub mod trust;
 pub mod verify;
 
 use crate::data_dir::{default_db_dir, NoDataDir, DB_ENV};
@@ -47,6 +48,12 @@ pub enum CliError {
     /// No `--plugin`.
     #[error("no game module given: pass --plugin NAME_OR_PATH (for example --plugin mtttier); `host list` shows the modules found")]
     NoPlugin,
+    /// A database holds nothing of the variant (the message says where and why it may be).
+    #[error("{0}")]
+    Empty(String),
+    /// A fetched database failed a check (`--verify-fetch`); nothing of it was kept.
+    #[error("{0}")]
+    Fetched(String),
     /// A flag's value cannot be used (the message says which and why).
     #[error("{0}")]
     Usage(String),
@@ -170,8 +177,15 @@ impl DbChoice {
     }
 
     /// Opens the chosen database for `game`'s variant.
-    pub fn open(&self, game: &GameHandle) -> Result<Arc<dyn Database>, db::DbError> {
-        db::open_cached(&self.resource, self.cache.as_deref(), &game_key(game))
+    /// With `--verify-fetch`, the tiers it would fetch into `--cache` are verified
+    /// against the module and cached first (`trust::prepare`).
+    pub fn open(&self, game: &GameHandle) -> anyhow::Result<Arc<dyn Database>> {
+        trust::prepare(game, &self.resource, self.cache.as_deref())?;
+        Ok(db::open_cached(
+            &self.resource,
+            self.cache.as_deref(),
+            &game_key(game),
+        )?)
     }
 
     /// Whether records live only in this process (solved first by each command).
@@ -210,6 +224,19 @@ pub fn open_solved(
             progress.as_ref(),
         )?;
     } else if db.stored_tiers()?.is_empty() {
+        if let Ok(db::Resource::Http(_)) = db::parse_resource(&choice.resource) {
+            let message = format!(
+                "{} lists no tier file of {} ({}): the server holds no database of this variant, or the URL is not a database directory (with `host serve` it is http://HOST:PORT/db), or the server is down and --cache holds nothing of it. An http:// database is read-only: solve on the server, or solve here into a file:DIRECTORY database.",
+                db.describe(),
+                game.module_name(),
+                game.variant()
+            );
+            if !searching {
+                return Err(CliError::Empty(message).into());
+            }
+            log::warn!("{message}");
+            return Ok(db);
+        }
         let solve = inv.command(game, "solve", choice);
         if !searching {
             return Err(CliError::NoDatabase {

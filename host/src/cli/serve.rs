@@ -17,6 +17,10 @@ pub struct ServeArgs {
     pub addr: String,
     /// Memory for tiers kept whole, in MiB, shared by all variants.
     pub cache_mb: u64,
+    /// Connections and their timeouts.
+    pub conn: serve::conn::ConnLimits,
+    /// What one request may cost.
+    pub limits: serve::Limits,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -44,6 +48,8 @@ pub fn run(choice: &DbChoice, args: &ServeArgs) -> anyhow::Result<()> {
     let catalog = Catalog::open(&modules, &choice.resource, choice.cache.as_deref(), budget)?;
     let options = ServeOptions {
         addr: args.addr.clone(),
+        conn: args.conn,
+        limits: args.limits,
     };
     serve::run(catalog, &options)?;
     Ok(())

@@ -74,7 +74,7 @@ impl ErrBuf {
             let text = CStr::from_ptr(first).to_string_lossy();
             let text = text.trim();
             if text.is_empty() {
-                "(the module gave no message)".to_string()
+                "the module gave no message".to_string()
             } else {
                 text.to_string()
             }
@@ -122,6 +122,9 @@ const OPTIONAL_LISTS: [&str; 3] = ["generate_undo_moves_to_tier", "children", "p
 
 /// The first size tried for a text; longer texts are asked for again.
 const TEXT_START: usize = 256;
+/// The longest text a module may return (a position, a move, a board): a length past it
+/// is the module's error, refused before anything that long is allocated.
+pub const TEXT_MAX: usize = 1 << 20;
 
 impl CGame {
     /// Opens `variant` with `new_game` and reads its properties.
@@ -278,6 +281,11 @@ impl CGame {
                 buf.truncate(n);
                 return Ok(String::from_utf8_lossy(&buf).into_owned());
             }
+            if n > TEXT_MAX {
+                return Err(module_error(format!(
+                    "returned a text length of {n} bytes, more than any text a module may return ({TEXT_MAX} bytes)"
+                )));
+            }
             buf = vec![0u8; n.saturating_add(1)];
         }
         Err(module_error(
@@ -375,8 +383,13 @@ impl GameObject for CGame {
     fn turn(&self, p: TierPosition) -> ObjectResult<Player> {
         let f = required!(self.turn);
         let t = self.call("turn", |e| i64::from(unsafe { f(self.game, to_c(p), e) }))?;
-        // The adapter refuses players other than 1 and 2.
-        Ok(Player(u8::try_from(t).unwrap_or(u8::MAX)))
+        // Refused here, so every path (the solver's batches too) sees the same error.
+        match t {
+            1 | 2 => Ok(Player(t as u8)),
+            t => Err(module_error(format!(
+                "returned player {t} for {p}; the players are 1 and 2"
+            ))),
+        }
     }
 
     fn board_to_text(&self, p: TierPosition) -> ObjectResult<String> {

@@ -21,6 +21,7 @@ pub mod codec;
 mod format;
 mod lock;
 mod reader;
+mod remote;
 pub mod source;
 #[cfg(test)]
 mod tests;
@@ -32,7 +33,8 @@ pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_V1, FORMAT_VERSION
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 
-use super::net::{HttpSource, Remote};
+use super::net::Remote;
+use remote::RemoteDir;
 use super::sparse::{self, ReachableReader};
 use super::{
     Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier, TierMeta,
@@ -60,15 +62,6 @@ pub struct FileDb {
     job_member: bool,
     /// For a database read over HTTP: where, and the local cache.
     remote: Option<RemoteDir>,
-}
-
-/// The same directory layout on a server (`http://HOST:PORT/PATH`), read-only.
-struct RemoteDir {
-    remote: Arc<Remote>,
-    /// `GAME_VARIANT_tierdb`.
-    dir_name: String,
-    /// A local `file:` database that fetched tiers are kept in and read from first.
-    cache: Option<Box<FileDb>>,
 }
 
 /// A handle's right to write, once checked.
@@ -107,7 +100,7 @@ pub(crate) fn corrupt(path: &Path, reason: impl Into<String>) -> DbError {
 impl FileDb {
     /// The database for `key` under the directory `root` (created when first written).
     pub fn open(root: PathBuf, key: GameKey) -> DbResult<FileDb> {
-        let dir = root.join(format!("{}_{}_tierdb", key.game, key.variant));
+        let dir = root.join(key.dir_name());
         Ok(FileDb {
             dir,
             key,
@@ -124,7 +117,7 @@ impl FileDb {
     /// database under `cache`, which later reads (and later runs) use first; without,
     /// lookups fetch one block at a time.
     pub fn open_http(base: &str, key: GameKey, cache: Option<PathBuf>) -> DbResult<FileDb> {
-        let dir_name = format!("{}_{}_tierdb", key.game, key.variant);
+        let dir_name = key.dir_name();
         let cache = match cache {
             // Verified whole files renamed into place: no lock needed, so two readers
             // sharing a cache never wait for each other.
@@ -132,11 +125,7 @@ impl FileDb {
             None => None,
         };
         let mut db = FileDb::open(PathBuf::from(base), key)?;
-        db.remote = Some(RemoteDir {
-            remote: Arc::new(Remote::new(base)),
-            dir_name,
-            cache,
-        });
+        db.remote = Some(RemoteDir::new(Remote::new(base), dir_name, cache));
         Ok(db)
     }
 
@@ -182,7 +171,7 @@ impl FileDb {
     }
 
     fn reader(&self, tier: Tier) -> DbResult<Option<Opened>> {
-        if let Some(r) = self.readers.lock().expect("readers").get(&tier) {
+        if let Some(r) = self.readers.lock().unwrap_or_else(|e| e.into_inner()).get(&tier) {
             return Ok(Some(r.clone()));
         }
         let Some((path, source)) = self.source(tier)? else {
@@ -233,33 +222,15 @@ impl FileDb {
             let file = source::open_file(&path)?;
             Ok(Some((path, Arc::new(file))))
         };
-        let Some(r) = &self.remote else {
-            return local(self);
-        };
-        let file_name = format!("tier_{}.gz", tier.0);
-        let url = r.remote.url(&r.dir_name, &file_name);
-        let label = PathBuf::from(&url);
-        let Some(cache) = &r.cache else {
-            return Ok(HttpSource::open(r.remote.clone(), url)
-                .map_err(io("reading", &label))?
-                .map(|s| (label, Arc::new(s) as Arc<dyn Source>)));
-        };
-        if let Some(found) = local(cache)? {
-            return Ok(Some(found));
+        match &self.remote {
+            None => local(self),
+            Some(r) => self.remote_source(r, tier),
         }
-        let Some(bytes) = r.remote.whole(&url).map_err(io("reading", &label))? else {
-            return Ok(None);
-        };
-        self.check_whole(&label, tier, bytes.clone())?;
-        cache.write_tier_file(tier, &bytes)?;
-        log::debug!("cached {url} in {}", cache.describe());
-        local(cache)
     }
 
     /// Checks a whole fetched tier file completely (header, index, every block and the
     /// checksum) before it is kept.
-    fn check_whole(&self, label: &Path, tier: Tier, bytes: Vec<u8>) -> DbResult<()> {
-        let source: Arc<dyn Source> = Arc::new(source::Bytes(bytes));
+    fn check_whole(&self, label: &Path, tier: Tier, source: Arc<dyn Source>) -> DbResult<()> {
         let (game, variant, t) = if sparse::is_reachable_source(label, source.as_ref()) {
             let r = ReachableReader::open_source(label, source)?;
             r.read_all()?;
@@ -330,7 +301,7 @@ impl FileDb {
         if let Ok(d) = File::open(&self.dir) {
             let _ = d.sync_all();
         }
-        self.readers.lock().expect("readers").remove(&tier);
+        self.readers.lock().unwrap_or_else(|e| e.into_inner()).remove(&tier);
         Ok(())
     }
 
@@ -421,28 +392,14 @@ impl Database for FileDb {
     }
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {
-        match self.reader(p.tier)? {
-            None => Ok(None),
-            Some(Opened::Full(r)) => {
-                if p.position >= r.header.positions {
-                    return Err(DbError::OutOfRange(p, r.header.positions));
-                }
-                Ok(Some(r.get(p.position)?))
-            }
-            Some(Opened::ReachableOnly(r)) => {
-                if p.position >= r.header.positions {
-                    return Err(DbError::OutOfRange(p, r.header.positions));
-                }
-                // A position that cannot occur from the start has no record.
-                Ok(Some(r.lookup(p.position)?.unwrap_or(Record::UNSOLVED)))
-            }
-        }
+        // Every request of one lookup over HTTP together within the deadline.
+        super::net::within(super::trust::policy().deadline, || self.lookup_here(p))
     }
 
     fn clear(&self) -> DbResult<()> {
         self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
-        self.readers.lock().expect("readers").clear();
+        self.readers.lock().unwrap_or_else(|e| e.into_inner()).clear();
         if self.dir.exists() {
             for e in fs::read_dir(&self.dir)
                 .map_err(io("listing", &self.dir))?
@@ -472,23 +429,7 @@ impl Database for FileDb {
 
     fn stored_tiers(&self) -> DbResult<Vec<Tier>> {
         if let Some(r) = &self.remote {
-            let label = PathBuf::from(self.describe());
-            let names = match (r.remote.list(&r.dir_name), &r.cache) {
-                (Ok(names), _) => names.unwrap_or_default(),
-                // The server is gone: what the cache holds is what there is.
-                (Err(e), Some(cache)) => {
-                    log::warn!("{e}: using the tiers cached in {}", cache.describe());
-                    return cache.stored_tiers();
-                }
-                (Err(e), None) => return Err(io("listing", &label)(e)),
-            };
-            let mut out: Vec<Tier> = names
-                .iter()
-                .filter_map(|n| n.strip_prefix("tier_")?.strip_suffix(".gz")?.parse().ok())
-                .map(Tier)
-                .collect();
-            out.sort();
-            return Ok(out);
+            return self.remote_tiers(r);
         }
         let mut out = Vec::new();
         if let Ok(entries) = fs::read_dir(&self.dir) {
@@ -574,6 +515,28 @@ impl Database for FileDb {
         match self.reader(p.tier)? {
             Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
             _ => Ok(None),
+        }
+    }
+}
+
+impl FileDb {
+    /// `lookup` without a deadline of its own.
+    fn lookup_here(&self, p: TierPosition) -> DbResult<Option<Record>> {
+        match self.reader(p.tier)? {
+            None => Ok(None),
+            Some(Opened::Full(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                Ok(Some(r.get(p.position)?))
+            }
+            Some(Opened::ReachableOnly(r)) => {
+                if p.position >= r.header.positions {
+                    return Err(DbError::OutOfRange(p, r.header.positions));
+                }
+                // A position that cannot occur from the start has no record.
+                Ok(Some(r.lookup(p.position)?.unwrap_or(Record::UNSOLVED)))
+            }
         }
     }
 }

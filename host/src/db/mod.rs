@@ -12,9 +12,11 @@
 //! marks that say which those are); one database holds tiers of one kind only.
 
 pub mod file;
+pub mod manifest;
 pub mod memory;
 pub mod net;
 pub mod sparse;
+pub mod trust;
 
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
@@ -80,6 +82,24 @@ pub struct GameKey {
 }
 
 impl GameKey {
+    /// The name of the variant's directory in a `file:` database,
+    /// `GAME_VARIANT_tierdb`, with `/`, `\\`, `%` and NUL in the names written as
+    /// `%2F`, `%5C`, `%25` and `%00`, so a variant named like a path (a Whirly level
+    /// file) stays one directory inside the database.
+    pub fn dir_name(&self) -> String {
+        let safe = |t: &str| {
+            let mut out = String::with_capacity(t.len());
+            for c in t.chars() {
+                match c {
+                    '/' | '\\' | '%' | '\0' => out.push_str(&format!("%{:02X}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        format!("{}_{}_tierdb", safe(&self.game), safe(&self.variant))
+    }
+
     /// The key of `game`'s variant: its names, record layout and numbering.
     pub fn of(game: &crate::game::GameHandle) -> GameKey {
         GameKey {
@@ -154,6 +174,10 @@ pub enum DbError {
     /// The database kind cannot store reachable-only tiers.
     #[error("{0} cannot store reachable-only tiers")]
     Unsupported(String),
+    /// A fetched database or tier is not vouched for by a trusted publisher's signed
+    /// manifest (`--trust`), or does not match it.
+    #[error("{0}")]
+    Untrusted(String),
     /// Another process is writing the database and the caller would not wait.
     #[error("another solve is writing {}: run again when it has finished, or leave out --no-wait to wait for it", dir.display())]
     Locked {
@@ -370,6 +394,19 @@ pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> D
 #[cfg(test)]
 mod resource_tests {
     use super::*;
+
+    #[test]
+    fn directory_names_stay_inside_the_database() {
+        let key = |v: &str| GameKey {
+            game: "whirly".into(),
+            variant: v.into(),
+            winby: false,
+            numbering: 0,
+        };
+        assert_eq!(key("regular").dir_name(), "whirly_regular_tierdb");
+        assert_eq!(key("../../x").dir_name(), "whirly_..%2F..%2Fx_tierdb");
+        assert_eq!(key("/abs/l.txt").dir_name(), "whirly_%2Fabs%2Fl.txt_tierdb");
+    }
 
     #[test]
     fn resources_and_plain_directories() {

@@ -374,7 +374,7 @@ pub fn variant(g: &GameEntry, v: &VariantEntry) -> ApiResult<Json> {
         "status": v.status().name(),
         "players": props.players,
         "supportsWinBy": props.supports_winby,
-        "database": v.db.describe(),
+        "database": super::error::redact_paths(&v.db.describe()),
         "board": v.board.as_ref().map(board_json),
     }))
 }

@@ -8,7 +8,7 @@
 
 use super::answer::{self, Mode};
 use super::catalog::{AnalysisOut, Catalog, GameEntry, VariantEntry};
-use super::error::{ApiError, ApiResult};
+use super::error::{self, ApiError, ApiResult};
 use crate::query;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -95,13 +95,48 @@ fn params_of(q: Params) -> ApiResult<HashMap<String, String>> {
         .map_err(|e| ApiError::BadRequest(format!("bad query string: {}", e.body_text())))
 }
 
-/// Runs module and database work on a blocking thread.
+/// Blocking work that ran past its deadline and has not returned yet.
+static OVERRUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// How many of those may tie up blocking threads before new work is refused (the
+/// runtime has 64).
+const MAX_OVERRUN: usize = 48;
+
+/// Runs module and database work on a blocking thread, failing the request (503)
+/// when it runs past `serve --call-deadline`; the work itself cannot be stopped and
+/// runs on (its thread is counted until it returns).
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+    use std::sync::atomic::Ordering;
+    if OVERRUN.load(Ordering::Relaxed) >= MAX_OVERRUN {
+        return Err(ApiError::Unavailable(format!(
+            "{MAX_OVERRUN} module calls ran past their deadline and have not returned: the server cannot take more work until they do (restart it to recover)"
+        )));
+    }
+    let deadline = crate::serve::limits().call_deadline;
+    let overran = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = overran.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let out = work();
+        if flag.swap(true, Ordering::AcqRel) {
+            OVERRUN.fetch_sub(1, Ordering::Relaxed);
+        }
+        out
+    });
+    match tokio::time::timeout(deadline, task).await {
+        Ok(joined) => joined.map_err(|e| {
+            ApiError::Internal(format!("the request's work failed: {}", error::panic_text(e)))
+        })?,
+        Err(_) => {
+            if !overran.swap(true, Ordering::AcqRel) {
+                OVERRUN.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(ApiError::Unavailable(format!(
+                "the request's work ran past the deadline of {} s (serve --call-deadline): a module call or a database read is too slow or does not return",
+                deadline.as_secs_f64()
+            )))
+        }
+    }
 }
 
 /// The position `p` names (the start when absent), checked by the module.
@@ -196,6 +231,9 @@ async fn computer(
     .await
 }
 
+/// The mark of an analysis refused for its size (a 409, not a failure).
+const TOO_BIG: &str = "too big: ";
+
 /// The variant's analysis, computed once (concurrent requests wait for the same run).
 async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
     let result = v
@@ -203,19 +241,34 @@ async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
         .get_or_init(|| {
             let v = v.clone();
             async move {
+                let limit = crate::serve::limits().analysis_positions;
                 let run = tokio::task::spawn_blocking(move || {
-                    let analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
+                    let graph = crate::tier::TierGraph::discover(&v.game).map_err(|e| e.to_string())?;
+                    let positions: u64 = graph.order.iter().map(|n| n.size).fold(0, u64::saturating_add);
+                    if positions > limit {
+                        return Err(format!(
+                            "{TOO_BIG}{} ({}) has {positions} positions, more than this server analyses ({limit}, serve --analysis-limit)",
+                            v.game.module_name(),
+                            v.game.variant()
+                        ));
+                    }
+                    let mut analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
                         .map_err(|e| e.to_string())?;
+                    // Where the server keeps its files is not the client's business.
+                    analysis.database = error::redact_paths(&analysis.database);
                     let svg = crate::plot::svg(&analysis, &Default::default())
                         .map_err(|e| e.to_string())?;
                     Ok(Arc::new(AnalysisOut { analysis, svg }))
                 })
                 .await;
-                run.unwrap_or_else(|e| Err(format!("the analysis failed: {e}")))
+                run.unwrap_or_else(|e| Err(format!("the analysis failed: {}", error::panic_text(e))))
             }
         })
         .await;
-    result.clone().map_err(ApiError::Internal)
+    result.clone().map_err(|e| match e.strip_prefix(TOO_BIG) {
+        Some(why) => ApiError::Conflict(why.to_string()),
+        None => ApiError::Internal(e),
+    })
 }
 
 async fn analysis(

@@ -2,7 +2,11 @@
 //! names the same layout `file:DIR` does and other hosts read it as an `http:`
 //! database. Tier files are static files with HTTP Range (tower-http's `ServeDir`,
 //! which refuses paths outside the root); a database directory (`/db/NAME_tierdb/`)
-//! answers a plain index of its tier files. Nothing else under the root is listed.
+//! answers a plain index of its tier files. Only tier files (`tier_N.gz`) and the
+//! signed manifest (`tiers.manifest`) of a `NAME_tierdb/` directory are served, and
+//! only when neither the directory nor the file is a symbolic link: no dotfiles,
+//! temporaries, locks, job files, plugins or anything else under the root, and nothing
+//! outside it. No answer names a server path.
 //!
 //! This file serves bytes; it must not open the databases or write anything.
 
@@ -40,6 +44,22 @@ async fn file(
     if let Some(dir) = path.strip_suffix('/') {
         return index(&root, dir).await;
     }
+    let published = match path.split_once('/') {
+        Some((dir, name)) if plain_dir(dir) && publishable(name) => {
+            let (dir_path, file_path) = (root.join(dir), root.join(dir).join(name));
+            tokio::task::spawn_blocking(move || is_real(&dir_path, true) && is_real(&file_path, false))
+                .await
+                .unwrap_or(false)
+        }
+        _ => false,
+    };
+    if !published {
+        return (
+            StatusCode::NOT_FOUND,
+            "not published: /db/ serves the tier files and manifest of NAME_tierdb/ directories only\n",
+        )
+            .into_response();
+    }
     // ServeDir resolves the path under `root` (no `..`, no absolute paths) and
     // answers Range and HEAD requests.
     let (mut parts, body) = req.into_parts();
@@ -53,31 +73,51 @@ async fn file(
         .await;
     match served {
         Ok(r) => r.map(Body::new),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
+        Err(e) => {
+            log::warn!("serving /db/{path} failed: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "the file could not be read\n").into_response()
+        }
     }
+}
+
+/// Whether `dir` names a database directory right under the root.
+fn plain_dir(dir: &str) -> bool {
+    dir.len() > "_tierdb".len()
+        && dir.ends_with("_tierdb")
+        && !dir.starts_with('.')
+        && !dir.contains(['/', '\\'])
+}
+
+/// Whether a file of that name in a database directory is published.
+fn publishable(name: &str) -> bool {
+    crate::db::manifest::is_tier_name(name) || name == crate::db::manifest::MANIFEST_NAME
+}
+
+/// Whether `path` is a directory (`dir`) or a regular file, and not a symbolic link.
+fn is_real(path: &std::path::Path, dir: bool) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| {
+        let t = m.file_type();
+        !t.is_symlink() && if dir { t.is_dir() } else { t.is_file() }
+    })
 }
 
 /// The tier files of one database directory, as links (what an `http:` database
 /// reads to know which tiers are stored).
 async fn index(root: &std::path::Path, dir: &str) -> Response {
-    let plain = !dir.is_empty()
-        && dir.ends_with("_tierdb")
-        && !dir.contains(['/', '\\'])
-        && dir != ".."
-        && dir != ".";
-    if !plain {
+    if !plain_dir(dir) {
         return listing_refused();
     }
     let path = root.join(dir);
     let names = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<String>> {
+        if !is_real(&path, true) {
+            return Err(std::io::ErrorKind::NotFound.into());
+        }
         let mut names: Vec<String> = std::fs::read_dir(path)?
             .flatten()
+            // Regular files only: `file_type` does not follow a symbolic link.
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.file_name().to_string_lossy().to_string())
-            .filter(|n| {
-                n.strip_prefix("tier_")
-                    .and_then(|s| s.strip_suffix(".gz"))
-                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-            })
+            .filter(|n| publishable(n))
             .collect();
         names.sort();
         Ok(names)

@@ -14,6 +14,7 @@ pub mod answer;
 pub mod api;
 pub mod cache;
 pub mod catalog;
+pub mod conn;
 pub mod error;
 pub mod files;
 pub mod page;
@@ -38,8 +39,38 @@ const GRACE: Duration = Duration::from_secs(10);
 /// How to serve.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
-    /// Where to listen (`127.0.0.1:8080`; port 0 picks a free port).
+    /// Where to listen (`127.0.0.1:8080`, `localhost:8080`; port 0 picks a free port).
     pub addr: String,
+    /// Connections and their timeouts.
+    pub conn: conn::ConnLimits,
+    /// What one request may cost.
+    pub limits: Limits,
+}
+
+/// What one request may cost (`serve --call-deadline`, `--analysis-limit`).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The longest a request's module and database work may run before the request
+    /// fails (the work itself cannot be stopped: see the README's Reliability section).
+    pub call_deadline: Duration,
+    /// The most positions a variant may have for `/analysis` to be computed.
+    pub analysis_positions: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            call_deadline: Duration::from_secs(30),
+            analysis_positions: 200_000_000,
+        }
+    }
+}
+
+static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
+
+/// The limits this process serves with (the defaults until `run` sets them).
+pub fn limits() -> Limits {
+    *LIMITS.get_or_init(Limits::default)
 }
 
 /// Why the server could not run.
@@ -64,7 +95,8 @@ pub enum ServeError {
     Runtime(std::io::Error),
 }
 
-/// The whole application: API, page, JSON errors for everything else, CORS for GET.
+/// The whole application: API (with CORS for GET, which GamesmanUni needs), page,
+/// database files, JSON errors for everything else.
 pub fn app(catalog: Arc<Catalog>) -> Router {
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([
         Method::GET,
@@ -79,7 +111,33 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(cors)
+        .layer(axum::middleware::map_response_with_state(
+            (),
+            api_only_cors,
+        ))
         .with_state(catalog)
+}
+
+/// Takes the CORS headers off every answer outside `/api/`: GamesmanUni reads the
+/// API from other origins; the page and the database files are not for other sites'
+/// scripts.
+async fn api_only_cors(
+    axum::extract::State(()): axum::extract::State<()>,
+    uri: Uri,
+    mut response: axum::response::Response,
+) -> axum::response::Response {
+    if !(uri.path() == "/api" || uri.path().starts_with("/api/")) {
+        let h = response.headers_mut();
+        let names: Vec<_> = h
+            .keys()
+            .filter(|k| k.as_str().starts_with("access-control-"))
+            .cloned()
+            .collect();
+        for n in names {
+            h.remove(n);
+        }
+    }
+    response
 }
 
 async fn not_found(uri: Uri) -> ApiError {
@@ -98,10 +156,15 @@ async fn not_allowed(method: Method) -> ApiError {
 /// Serves `catalog` until Ctrl-C or SIGTERM. Prints the address it listens on (with
 /// the port chosen, for port 0) on stdout once it accepts connections.
 pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
-    let addr: SocketAddr = options
-        .addr
-        .parse()
-        .map_err(|_| ServeError::Address(options.addr.clone()))?;
+    let _ = LIMITS.set(options.limits);
+    // HOST:PORT with a name (`localhost:8080`) too; the first address it resolves to.
+    let addr: SocketAddr = match options.addr.parse() {
+        Ok(a) => a,
+        Err(_) => std::net::ToSocketAddrs::to_socket_addrs(options.addr.as_str())
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| ServeError::Address(options.addr.clone()))?,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(64)
@@ -109,13 +172,17 @@ pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
         .build()
         .map_err(ServeError::Runtime)?;
     let catalog = Arc::new(catalog);
-    let result = runtime.block_on(serve(catalog, addr));
+    let result = runtime.block_on(serve(catalog, addr, options.conn));
     // Work still running on blocking threads (a long analysis) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     result
 }
 
-async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError> {
+async fn serve(
+    catalog: Arc<Catalog>,
+    addr: SocketAddr,
+    limits: conn::ConnLimits,
+) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServeError::Listen { addr, source })?;
@@ -132,18 +199,10 @@ async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError
         catalog.resource
     );
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    // Answers go out at once: with Nagle's algorithm a response written in two parts
-    // (headers, then a file's bytes) waits for the client's delayed ACK, 4 ms per
-    // request on a kept-alive connection (measured with Range GETs on loopback).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            log::debug!("TCP_NODELAY not set on a connection: {e}");
-        }
-    });
-    let server = axum::serve(listener, app(catalog)).with_graceful_shutdown(async {
+    let server = conn::serve(listener, app(catalog), limits, async {
         let _ = stopped.await;
     });
-    let mut server = tokio::spawn(async move { server.await });
+    let mut server = tokio::spawn(server);
     println!("listening on http://{local}/ (Ctrl-C stops)");
     let _ = std::io::stdout().flush();
     tokio::select! {

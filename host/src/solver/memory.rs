@@ -158,15 +158,21 @@ pub const SLACK_DIVISOR: u64 = 10;
 impl TierNeed {
     /// Every part added up.
     pub fn total(&self) -> u64 {
-        self.records
-            + self.counters
-            + self.turns
-            + self.winby
-            + self.frontier
-            + self.children
-            + self.cached
-            + self.extra
-            + self.slack
+        // Saturating: a tier of 2^62 positions must say "more than any machine has",
+        // not wrap around to a small figure.
+        [
+            self.records,
+            self.counters,
+            self.turns,
+            self.winby,
+            self.frontier,
+            self.children,
+            self.cached,
+            self.extra,
+            self.slack,
+        ]
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b))
     }
 
     /// The non-zero parts, for a message.
@@ -207,8 +213,8 @@ pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u
         .children
         .iter()
         .map(|&c| game.tier_size(c).unwrap_or(0))
-        .sum::<u64>()
-        + if node.loopy { node.size } else { 0 };
+        .fold(0u64, u64::saturating_add)
+        .saturating_add(if node.loopy { node.size } else { 0 });
     super::parents::graph_bytes(node.size.saturating_mul(moves), children)
 }
 
@@ -235,11 +241,11 @@ fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed
     // position at most once (8 B); the finished values (2 B) are collected once the
     // frontier is empty, so they fit in its room.
     let retrograde = TierNeed {
-        records: 2 * n,
-        counters: 4 * n,
+        records: n.saturating_mul(2),
+        counters: n.saturating_mul(4),
         turns,
-        winby: if winby { 8 * n } else { 0 },
-        frontier: 8 * n,
+        winby: if winby { n.saturating_mul(8) } else { 0 },
+        frontier: n.saturating_mul(8),
         extra,
         ..TierNeed::default()
     };
@@ -247,9 +253,9 @@ fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed
     // counts added. Storing holds the records and the encoded file (the raw bytes at
     // most twice over), less than either pass.
     let winby_pass = TierNeed {
-        records: 4 * n,
+        records: n.saturating_mul(4),
         turns,
-        winby: 16 * n,
+        winby: n.saturating_mul(16),
         extra,
         ..TierNeed::default()
     };
@@ -317,29 +323,30 @@ pub fn plan(
                 .iter()
                 .map(|n| {
                     let mut need = own_need(game, n, reverse_graph);
-                    need.children = 8 * n.children.iter().map(size).sum::<u64>();
+                    need.children = n.children.iter().map(size).fold(0u64, u64::saturating_add).saturating_mul(8);
                     (need.total(), *n, need)
                 })
                 .collect();
             work.sort_by_key(|w| std::cmp::Reverse(w.0));
             let mut need = TierNeed::default();
             for (_, _, w) in work.iter().take(threads.max(1)) {
-                need.records += w.records;
-                need.counters += w.counters;
-                need.turns += w.turns;
-                need.winby += w.winby;
-                need.frontier += w.frontier;
-                need.children += w.children;
-                need.extra += w.extra;
+                need.records = need.records.saturating_add(w.records);
+                need.counters = need.counters.saturating_add(w.counters);
+                need.turns = need.turns.saturating_add(w.turns);
+                need.winby = need.winby.saturating_add(w.winby);
+                need.frontier = need.frontier.saturating_add(w.frontier);
+                need.children = need.children.saturating_add(w.children);
+                need.extra = need.extra.saturating_add(w.extra);
             }
-            need.children += raw * children.iter().map(size).sum::<u64>();
-            need.cached = raw
-                * loaded
-                    .iter()
-                    .filter(|t| !children.contains(t))
-                    .map(size)
-                    .sum::<u64>();
-            need.slack = SLACK_FIXED + need.total() / SLACK_DIVISOR;
+            let sum = |it: &mut dyn Iterator<Item = u64>| it.fold(0u64, u64::saturating_add);
+            need.children = need
+                .children
+                .saturating_add(raw.saturating_mul(sum(&mut children.iter().map(size))));
+            need.cached = raw.saturating_mul(sum(&mut loaded
+                .iter()
+                .filter(|t| !children.contains(t))
+                .map(size)));
+            need.slack = SLACK_FIXED.saturating_add(need.total() / SLACK_DIVISOR);
             let (_, top, _) = work[0];
             if best.as_ref().is_none_or(|b| need.total() > b.need.total()) {
                 best = Some(Plan {

@@ -59,13 +59,25 @@ pub fn open_file(path: &Path) -> DbResult<File> {
     File::open(path).map_err(io("opening", path))
 }
 
+/// A read error: the file's fault (`reason`) when it ended early, else the I/O error
+/// itself (a network failure is not a truncated file).
+fn short<'a>(path: &'a Path, reason: &'static str) -> impl FnOnce(std::io::Error) -> crate::db::DbError + 'a {
+    move |e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            corrupt(path, reason)
+        } else {
+            io("reading", path)(e)
+        }
+    }
+}
+
 /// The header text of a tier file (either kind) and where its index lies (offset,
 /// length), checked against the file's length. `path` names the file in errors.
 pub fn read_head(path: &Path, file: &dyn Source) -> DbResult<(String, u64, u64)> {
     let len = file.byte_len().map_err(io("reading", path))?;
     let mut head = [0u8; 12];
     file.read_exact_at(&mut head, 0)
-        .map_err(|_| corrupt(path, "shorter than a gzip header (truncated)"))?;
+        .map_err(short(path, "shorter than a gzip header (truncated)"))?;
     if head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
         return Err(corrupt(path, "not gzip data"));
     }
@@ -78,7 +90,7 @@ pub fn read_head(path: &Path, file: &dyn Source) -> DbResult<(String, u64, u64)>
     let xlen = u16::from_le_bytes([head[10], head[11]]) as usize;
     let mut extra = vec![0u8; xlen];
     file.read_exact_at(&mut extra, 12)
-        .map_err(|_| corrupt(path, "truncated gzip header"))?;
+        .map_err(short(path, "truncated gzip header"))?;
     let (index_offset, index_len) =
         find_extra(&extra).ok_or_else(|| corrupt(path, "no GT extra field"))?;
     if index_offset.checked_add(index_len) != Some(len) {

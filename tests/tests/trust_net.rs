@@ -1,0 +1,245 @@
+//! Trust in fetched databases (issue 32), end to end with the real `host` against a
+//! hostile HTTP server in the test (127.0.0.1 only): a tier forged with correct
+//! checksums (every record of mtttier's tier 8 "win in 1", where the truth of
+//! X-------- is "tie in 8") is refused when the publisher's signed manifest is
+//! required (`--trust`), caught by `--verify-fetch` before it is cached, and accepted
+//! (with a plain warning) only when nothing is trusted; redirects off the server are
+//! refused without a panic; oversized, short and dripping answers end in bounded time.
+
+use e2e_tests::hostile::{Hostile, Trick};
+use e2e_tests::run::{assert_no_panic_noise, run_host, RunOutput};
+use e2e_tests::serve::solved;
+use e2e_tests::workspace::{host_binary, plugin};
+use gamesman_host::db::{file::FileDb, Database, GameKey, TierMeta};
+use gamesman_host::record::{pack, TierRecords};
+use gamesman_host::tier::TierGraph;
+use gamesman_plugin_api::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const DIR: &str = "mtttier_regular_tierdb";
+/// X-------- (Player 2 to move), whose truth is a tie in 8; it lies in tier 8.
+const POSITION: &str = "X--------";
+
+fn host(args: &[&str]) -> RunOutput {
+    run_host(&host_binary(), args)
+}
+
+/// `host db keygen` into `dir`; the public key.
+fn keygen(dir: &Path) -> (String, String) {
+    let file = dir.join("publisher.key");
+    let r = host(&["db", "keygen", file.to_str().unwrap()]);
+    r.assert_success();
+    let public = std::fs::read_to_string(dir.join("publisher.key.pub"))
+        .unwrap()
+        .trim()
+        .to_string();
+    assert_eq!(public.len(), 64, "{public}");
+    assert!(r.stdout.contains(&public), "{}", r.describe());
+    (file.to_str().unwrap().to_string(), public)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// Rewrites tier 8 under `root` with every record "win in 1" and correct checksums.
+fn forge_tier_8(root: &Path) {
+    let m = gamesman_host::loader::load(plugin("mtttier").to_str().unwrap()).unwrap();
+    let g = m.open(None).unwrap();
+    let node = TierGraph::discover(&g)
+        .unwrap()
+        .order
+        .into_iter()
+        .find(|n| n.tier.0 == 8)
+        .expect("tier 8");
+    let meta = TierMeta {
+        tier: node.tier,
+        name: node.name.clone(),
+        size: node.size,
+    };
+    let records = TierRecords {
+        values: vec![pack(Value::WIN, 1); node.size as usize],
+        winby: None,
+    };
+    let db = FileDb::open(root.to_path_buf(), GameKey::of(&g)).unwrap();
+    db.store_tier(&meta, &records).unwrap();
+}
+
+fn query(db: &str, extra: &[&str]) -> RunOutput {
+    let mut args = vec!["--plugin", "mtttier"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["query", "--db", db, POSITION]);
+    host(&args)
+}
+
+fn failure(r: &RunOutput, code: i32) -> String {
+    let d = r.describe();
+    assert_eq!(r.status.code(), Some(code), "{d}");
+    assert_no_panic_noise(&r.stderr, &d);
+    r.stderr.clone()
+}
+
+fn tier_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().to_string();
+                    n.starts_with("tier_") && n.ends_with(".gz")
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
+    let real = solved(&host_binary(), &[("mtttier", "regular")]);
+    let keys = tempfile::tempdir().unwrap();
+    let (key_file, public) = keygen(keys.path());
+    let real_res = format!("file:{}", real.path().display());
+    let r = host(&["db", "sign", "--key", &key_file, "--db", &real_res]);
+    r.assert_success();
+    assert!(r.stdout.contains("(10 tier files)"), "{}", r.describe());
+    let manifest = std::fs::read_to_string(real.path().join(DIR).join("tiers.manifest")).unwrap();
+    assert!(manifest.contains(&format!("signed-by {public}")), "{manifest}");
+
+    // The hostile server publishes the real manifest beside a forged tier 8.
+    let forged = tempfile::tempdir().unwrap();
+    let root = forged.path().join("db");
+    copy_dir(&real.path().join(DIR), &root.join(DIR));
+    forge_tier_8(&root);
+    let server = Hostile::start(forged.path().to_path_buf());
+    let url = format!("{}/db", server.url());
+
+    // Nothing trusted: the forgery is believed, and stderr says the signature went unchecked.
+    let r = query(&url, &[]);
+    r.assert_success();
+    assert!(r.stdout.contains("Player 2 to move: win in 1"), "{}", r.describe());
+    assert!(r.stderr.contains(&format!("--trust {public}")), "{}", r.describe());
+
+    // Signed mode: refused (lookups, --cache, db copy), nothing cached or copied.
+    let e = failure(&query(&url, &["--trust", &public]), 4);
+    assert!(e.contains("tier_8.gz is refused: its SHA-256 is"), "{e}");
+    let cache = tempfile::tempdir().unwrap();
+    let cache_res = format!("file:{}", cache.path().display());
+    let e = failure(&query(&url, &["--trust", &public, "--cache", &cache_res]), 4);
+    assert!(e.contains("does not match") || e.contains("is refused"), "{e}");
+    assert!(!cache.path().join(DIR).join("tier_8.gz").exists());
+    let copy = tempfile::tempdir().unwrap();
+    let copy_res = format!("file:{}", copy.path().display());
+    let r = host(&["--plugin", "mtttier", "--trust", &public, "db", "copy", &url, &copy_res]);
+    let e = failure(&r, 4);
+    assert!(e.contains("is refused"), "{e}");
+    assert!(!copy.path().join(DIR).join("tier_8.gz").exists());
+
+    // Verifying mode (no key): the forgery fails the module's check; nothing is cached.
+    let vcache = tempfile::tempdir().unwrap();
+    let vres = format!("file:{}", vcache.path().display());
+    let e = failure(&query(&url, &["--cache", &vres, "--verify-fetch"]), 4);
+    assert!(e.contains("--verify-fetch: the database at"), "{e}");
+    assert_eq!(tier_files(&vcache.path().join(DIR)), 0, "{e}");
+    assert!(std::fs::read_dir(vcache.path()).unwrap().flatten().all(|e| !e
+        .file_name()
+        .to_string_lossy()
+        .starts_with(".verify-fetch")));
+
+    // A manifest re-signed by another key is not trusted; none at all is "unsigned".
+    let other = tempfile::tempdir().unwrap();
+    let (other_key, _) = keygen(other.path());
+    let forged_res = format!("file:{}", root.display());
+    host(&["db", "sign", "--key", &other_key, "--db", &forged_res]).assert_success();
+    let e = failure(&query(&url, &["--trust", &public]), 4);
+    assert!(e.contains("which is not trusted here"), "{e}");
+    std::fs::remove_file(root.join(DIR).join("tiers.manifest")).unwrap();
+    let e = failure(&query(&url, &["--trust", &public]), 4);
+    assert!(e.contains("is unsigned"), "{e}");
+    let r = query(&url, &[]);
+    assert!(r.stderr.contains("is unsigned: its tiers are checked for damage"), "{}", r.describe());
+
+    // The real database, served the same way, passes every mode.
+    let good = Hostile::start(real.path().to_path_buf());
+    let good_url = good.url();
+    // The trusted-keys file of the data directory works as --trust does.
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("gamesman")).unwrap();
+    std::fs::write(data.path().join("gamesman/trusted-keys"), format!("# publisher\n{public}\n")).unwrap();
+    let mut cmd = e2e_tests::run::host_command(
+        &host_binary(),
+        &["--plugin", "mtttier", "query", "--db", &good_url, POSITION],
+    );
+    cmd.env("XDG_DATA_HOME", data.path());
+    let r = e2e_tests::run::run(cmd, Duration::from_secs(60));
+    r.assert_success();
+    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+    assert!(r.stderr.contains("is signed by trusted key"), "{}", r.describe());
+    let gcache = tempfile::tempdir().unwrap();
+    let gres = format!("file:{}", gcache.path().display());
+    let r = query(&good_url, &["--trust", &public, "--cache", &gres, "--verify-fetch"]);
+    r.assert_success();
+    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+    assert_eq!(tier_files(&gcache.path().join(DIR)), 10);
+    assert!(gcache.path().join(DIR).join("tiers.manifest").exists());
+    // Server gone: the cache answers, checked against its signed manifest.
+    drop(good);
+    let r = query("http://127.0.0.1:9/db", &["--trust", &public, "--cache", &gres]);
+    r.assert_success();
+    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+}
+
+#[test]
+fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
+    let real = solved(&host_binary(), &[("mtttier", "regular")]);
+    let server = Hostile::start(real.path().to_path_buf());
+    let base = server.url();
+
+    // file:///x used to panic inside ureq (exit 101 with a backtrace).
+    server.trick("/evil/", Trick::Redirect(302, "file:///etc/passwd".into()));
+    let e = failure(&query(&format!("{base}/evil"), &[]), 4);
+    assert!(e.contains("only redirects on the same server are followed"), "{e}");
+    server.trick("/away/", Trick::Redirect(301, "http://127.0.0.2:1/x/".into()));
+    let e = failure(&query(&format!("{base}/away"), &[]), 4);
+    assert!(e.contains("outside http://127.0.0.1:"), "{e}");
+    // The same origin is followed.
+    server.trick("/moved/", Trick::Moved("/".into()));
+    let r = query(&format!("{base}/moved"), &[]);
+    r.assert_success();
+    assert!(r.stdout.contains("tie in 8"), "{}", r.describe());
+    server.trick("/loop/", Trick::Redirect(302, "/loop/".into()));
+    let e = failure(&query(&format!("{base}/loop"), &[]), 4);
+    assert!(e.contains("more than 3 redirects"), "{e}");
+    server.clear();
+
+    // A body longer than announced or asked: capped, an error, no 4 GiB read.
+    server.trick(&format!("/{DIR}/tier_8.gz"), Trick::Oversize { announced: 1 << 32, sent: 1 << 20 });
+    let cache = tempfile::tempdir().unwrap();
+    let cres = format!("file:{}", cache.path().display());
+    let started = Instant::now();
+    let e = failure(&query(&base, &["--cache", &cres]), 4);
+    assert!(e.contains("expected") || e.contains("where the file is"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert_eq!(tier_files(&cache.path().join(DIR)), 0);
+    server.clear();
+
+    // A short body is the connection's fault, not the file's.
+    server.trick(&format!("/{DIR}/tier_8.gz"), Trick::Short { announced: 500, sent: 10 });
+    let e = failure(&query(&base, &["--cache", &cres]), 4);
+    assert!(!e.contains("truncated"), "{e}");
+    assert!(e.contains("the connection or the server failed, not the file") || e.contains("where the file is"), "{e}");
+    server.clear();
+
+    // One byte a second, and silence: the deadline ends the lookup.
+    for trick in [Trick::Drip(Duration::from_millis(500)), Trick::Silent] {
+        server.trick(&format!("/{DIR}/tier_8.gz"), trick);
+        let started = Instant::now();
+        let e = failure(&query(&base, &["--fetch-deadline", "2"]), 4);
+        let took = started.elapsed();
+        assert!(e.contains("deadline of 2 s") || e.contains("timed out"), "{e}");
+        assert!(took < Duration::from_secs(12), "{took:?}: {e}");
+        server.clear();
+    }
+}
