@@ -166,6 +166,51 @@ impl TierGraph {
         out
     }
 
+    /// The tiers within `k` steps of the game's end (a tier's steps: the longest chain
+    /// of tier children below it, its `level`), a graph closed under children.
+    pub fn endgame(&self, k: usize) -> TierGraph {
+        self.subgraph(|n| n.level <= k)
+    }
+
+    /// The tier named `name` (as `tier_name` writes it) and every tier below it, or
+    /// `None` when no tier of the graph has that name.
+    pub fn below(&self, name: &str) -> Option<TierGraph> {
+        let root = self.order.iter().find(|n| n.name == name)?.tier;
+        let mut keep: std::collections::HashSet<Tier> = [root].into();
+        // Children come before parents in `order`: walk it backwards from the root.
+        for n in self.order.iter().rev() {
+            if keep.contains(&n.tier) {
+                keep.extend(n.children.iter().copied());
+            }
+        }
+        Some(self.subgraph(|n| keep.contains(&n.tier)))
+    }
+
+    /// The nodes `keep` accepts, in the same order; `keep` must accept every child of
+    /// a node it accepts (levels are kept as they are).
+    fn subgraph(&self, keep: impl Fn(&TierNode) -> bool) -> TierGraph {
+        let order: Vec<TierNode> = self.order.iter().filter(|n| keep(n)).cloned().collect();
+        let index = order.iter().enumerate().map(|(i, n)| (n.tier, i)).collect();
+        TierGraph { order, index }
+    }
+
+    /// The names of the tiers nearest to `name` (for an error message): those that
+    /// share its first characters, at most `max`.
+    pub fn names_like(&self, name: &str, max: usize) -> Vec<String> {
+        let prefix: String = name.chars().take(3).collect();
+        let mut like: Vec<String> = self
+            .order
+            .iter()
+            .filter(|n| n.name.starts_with(&prefix))
+            .map(|n| n.name.clone())
+            .collect();
+        if like.is_empty() {
+            like = self.order.iter().map(|n| n.name.clone()).collect();
+        }
+        like.truncate(max);
+        like
+    }
+
     /// Total number of positions over all tiers.
     pub fn total_positions(&self) -> u64 {
         self.order.iter().map(|n| n.size).sum()

@@ -73,6 +73,14 @@ pub enum SolveError {
     /// A solved tier's records do not follow from its children: nothing was stored.
     #[error(transparent)]
     Verify(#[from] verify::VerifyError),
+    /// `--tier` named no tier of the game.
+    #[error("the game has no tier named '{name}' (tiers are named as `info` and `query` show them, e.g. {like})")]
+    NoSuchTier {
+        /// The name given.
+        name: String,
+        /// Some names of real tiers.
+        like: String,
+    },
 }
 
 /// How to report a solve as it goes.
@@ -122,6 +130,49 @@ pub struct SolveOptions {
     pub verify: verify::VerifyMode,
     /// The seed of the sample's choice of positions.
     pub seed: u64,
+    /// Which tiers to solve: all below the initial tier, or a closed part of them.
+    pub scope: Scope,
+}
+
+/// Which tiers a solve covers. Every scope is closed under tier children, so its
+/// tiers are solved exactly as in a whole solve.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// Every tier reachable from the initial tier.
+    #[default]
+    Whole,
+    /// The tiers within this many steps of the game's end (`TierGraph::endgame`).
+    Endgame(usize),
+    /// The named tier and every tier below it.
+    Tier(String),
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scope::Whole => write!(f, "every tier"),
+            Scope::Endgame(k) => write!(f, "the endgame of {k} steps (--endgame {k})"),
+            Scope::Tier(t) => write!(f, "tier {t} and the tiers below it (--tier {t})"),
+        }
+    }
+}
+
+/// The tiers `scope` covers, children first.
+pub fn graph_of(game: &GameHandle, scope: &Scope) -> Result<TierGraph, SolveError> {
+    let whole = TierGraph::discover(game)?;
+    Ok(match scope {
+        Scope::Whole => whole,
+        Scope::Endgame(k) => whole.endgame(*k),
+        Scope::Tier(name) => match whole.below(name) {
+            Some(g) => g,
+            None => {
+                return Err(SolveError::NoSuchTier {
+                    name: name.clone(),
+                    like: whole.names_like(name, 8).join(", "),
+                })
+            }
+        },
+    })
 }
 
 /// What a solve did.
@@ -154,7 +205,8 @@ pub fn meta_of(node: &TierNode) -> TierMeta {
     }
 }
 
-/// Solves every tier reachable from the initial tier that `db` does not already hold.
+/// Solves every tier of `options.scope` (by default every tier reachable from the
+/// initial tier) that `db` does not already hold.
 pub fn solve(
     game: &GameHandle,
     db: &dyn Database,
@@ -162,7 +214,7 @@ pub fn solve(
     progress: &dyn SolveProgress,
 ) -> Result<SolveReport, SolveError> {
     let started = Instant::now();
-    let graph = TierGraph::discover(game)?;
+    let graph = graph_of(game, &options.scope)?;
     let todo = pending_tiers(&graph, db, options, progress)?;
     let to_solve: u64 = graph
         .order
@@ -224,15 +276,18 @@ pub fn solve(
 
 /// Checks what `db` already holds for every tier of `graph` and returns the tiers
 /// still to solve: missing ones and stored ones that are corrupt (reported through
-/// `progress`). With `options.force` the database is cleared first; files left by an
-/// interrupted write are removed. Every solve path (one process or many) starts here.
+/// `progress`). With `options.force` the database is cleared first (a whole solve) or
+/// every tier of `graph` is solved again (a partial one: the other tiers stay); files
+/// left by an interrupted write are removed. Every solve path (one process or many)
+/// starts here.
 pub fn pending_tiers(
     graph: &TierGraph,
     db: &dyn Database,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<HashSet<Tier>, SolveError> {
-    if options.force {
+    let partial_force = options.force && options.scope != Scope::Whole;
+    if options.force && !partial_force {
         db.clear()?;
     }
     let removed = db.remove_temporaries()?;
@@ -246,6 +301,10 @@ pub fn pending_tiers(
         .collect::<Result<_, _>>()?;
     let mut todo = HashSet::new();
     for (node, status) in graph.order.iter().zip(&statuses) {
+        if partial_force {
+            todo.insert(node.tier);
+            continue;
+        }
         match status {
             TierStatus::Valid => progress.reused(node),
             TierStatus::Corrupt(reason) => {
