@@ -206,6 +206,10 @@ enum Command {
         /// Draw the counts on a logarithmic axis (small counts stay visible).
         #[arg(long, requires = "plot")]
         log_scale: bool,
+        /// Count every position, not only the canonical ones a game with symmetry
+        /// stores: each is weighted by the size of its symmetry class.
+        #[arg(long)]
+        every_position: bool,
     },
     /// Work on databases as a whole: `db copy SRC DST` copies the variant's tiers.
     #[command(subcommand, after_help = help::DB)]
@@ -485,12 +489,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             plot,
             log_scale,
+            every_position,
         } => {
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = AnalyzeArgs {
                 json,
                 plot,
                 log_scale,
+                every_position,
             };
             cli::analyze::run(&game, &inv, &choice, &args)?;
         }

@@ -527,6 +527,18 @@ impl Game for Quixo {
         u32::from(!self.orders.is_empty())
     }
 
+    fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
+        self.tiers.counts(tier)?;
+        self.order(tier).map(|o| o.count() * 2)
+    }
+
+    fn orbit_size(&self, p: TierPosition) -> u64 {
+        if !self.symmetric {
+            return 1;
+        }
+        self.symmetries.orbit(self.decode(p).0)
+    }
+
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
         if let Some(o) = self.order(p.tier) {

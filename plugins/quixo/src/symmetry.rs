@@ -140,6 +140,13 @@ impl Symmetries {
         })
     }
 
+    /// The number of distinct boards among `b`'s eight images: 8 over the number of
+    /// symmetries that fix `b`.
+    pub fn orbit(&self, b: Board) -> u64 {
+        let fixed = (0..8).filter(|&k| self.image(b, k) == b).count() as u64;
+        8 / fixed
+    }
+
     /// `canonical` cell by cell, for the sizes without a word-parallel path.
     #[inline(never)]
     fn canonical_by_maps(&self, b: Board) -> Board {
