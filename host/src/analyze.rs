@@ -20,7 +20,7 @@ use crate::numbers::{count, signed};
 use crate::outcome::value_name;
 use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
-use crate::solver::meta_of;
+use crate::solver::{full_meta_of, meta_of};
 use crate::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
@@ -523,7 +523,7 @@ pub fn analyze_with(
             };
             (Tally::default(), reach_t)
         } else if reachable_only {
-            let t = db.load_reachable_tier(&meta_of(node))?;
+            let t = db.load_reachable_tier(&full_meta_of(node))?;
             if searched.is_some_and(|s| *s != *t.marks) {
                 return Err(AnalyzeError::Db(DbError::Corrupt {
                     path: db.describe().into(),

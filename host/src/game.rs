@@ -164,6 +164,15 @@ impl GameHandle {
         Ok(Some(n))
     }
 
+    /// The number of indices of `tier` the solver solves and the database stores: its
+    /// canonical prefix where the module gives one, else its size.
+    pub fn stored_size(&self, tier: Tier) -> ModuleResult<u64> {
+        match self.canonical_prefix(tier)? {
+            Some(n) => Ok(n),
+            None => self.tier_size(tier),
+        }
+    }
+
     /// The number of positions the canonical position `p` stands for (1 for games
     /// without symmetry), checked to be at least 1.
     pub fn orbit_size(&self, p: TierPosition) -> ModuleResult<u64> {

@@ -18,6 +18,9 @@ pub struct TierNode {
     pub name: String,
     /// Number of positions in its hash.
     pub size: u64,
+    /// Number of indices solved and stored: the module's canonical prefix where it
+    /// numbers canonical positions first (`GameHandle::canonical_prefix`), else `size`.
+    pub stored: u64,
     /// Its child tiers, itself excluded, in the module's order.
     pub children: Vec<Tier>,
     /// Whether it lists itself as a child (positions lead to the same tier).
@@ -126,6 +129,7 @@ impl TierGraph {
                 tier: t,
                 name: game.tier_name(t)?,
                 size: game.tier_size(t)?,
+                stored: game.stored_size(t)?,
                 children,
                 loopy,
                 level,
@@ -209,6 +213,12 @@ impl TierGraph {
         }
         like.truncate(max);
         like
+    }
+
+    /// Total number of stored indices over all tiers (canonical positions where the
+    /// module numbers them first).
+    pub fn total_stored(&self) -> u64 {
+        self.order.iter().map(|n| n.stored).sum()
     }
 
     /// Total number of positions over all tiers.

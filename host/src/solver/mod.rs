@@ -56,6 +56,16 @@ pub enum SolveError {
     /// The solve does not fit in memory, or an allocation failed.
     #[error(transparent)]
     Memory(#[from] memory::MemoryError),
+    /// The module gave a parent index past the tier's canonical prefix.
+    #[error("tier {tier}: the module gave parent index {index}, past the {prefix} canonical positions it numbers first (canonical_prefix); a bug in the module's numbering")]
+    PastPrefix {
+        /// The tier.
+        tier: Tier,
+        /// The index given.
+        index: u64,
+        /// The tier's canonical prefix.
+        prefix: u64,
+    },
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
@@ -196,8 +206,19 @@ pub struct SolveReport {
     pub initial_record: Record,
 }
 
-/// The metadata the database stores for a tier.
+/// The metadata the database stores for a tier of a full database: its stored
+/// indices (the canonical prefix where the module numbers canonical positions first).
 pub fn meta_of(node: &TierNode) -> TierMeta {
+    TierMeta {
+        tier: node.tier,
+        name: node.name.clone(),
+        size: node.stored,
+    }
+}
+
+/// The metadata of a tier of a reachable-only database, which marks positions over
+/// the tier's whole hash.
+pub fn full_meta_of(node: &TierNode) -> TierMeta {
     TierMeta {
         tier: node.tier,
         name: node.name.clone(),
@@ -220,7 +241,7 @@ pub fn solve(
         .order
         .iter()
         .filter(|n| todo.contains(&n.tier))
-        .map(|n| n.size)
+        .map(|n| n.stored)
         .sum();
     let reverse_graph = match options.parents {
         parents::ParentMode::Forward => true,
@@ -262,7 +283,7 @@ pub fn solve(
         // Small tiers of a level are solved side by side; a large tier gets every
         // thread to itself, so memory stays near one tier plus its children.
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
-            nodes.into_iter().partition(|n| n.size >= BIG_TIER);
+            nodes.into_iter().partition(|n| n.stored >= BIG_TIER);
         if !small.is_empty() {
             solve_group(game, db, &small, &mut cache, options, progress)?;
         }

@@ -222,6 +222,49 @@ impl TierRanker {
         self.size
     }
 
+    /// The number of cells of the board.
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// Calls `f` with every board of the tier in rank order (rank 0 first). On 5x5 the
+    /// boards are walked, not unranked: the X cubes' cells in increasing order of their
+    /// bitmask (the colex order of their combination), and for each, the O cubes'
+    /// places among the cells left free in the same order.
+    pub fn for_each_in_order(&self, t: &Tables, mut f: impl FnMut(Board)) {
+        match &self.method {
+            Method::Split { .. } => {
+                for r in 0..self.size {
+                    f(self.unrank(t, r));
+                }
+            }
+            Method::Generic(_) => {
+                let (xs, os, cells) = (self.xs, self.os, self.cells as u32);
+                let all = ((1u64 << cells) - 1) as u32;
+                let free_cells = cells - xs;
+                let mut x = first_combination(xs);
+                loop {
+                    let free = all & !x;
+                    let mut c = first_combination(os);
+                    loop {
+                        f(Board {
+                            x,
+                            o: deposit(c, free),
+                        });
+                        match next_combination(c, free_cells) {
+                            Some(n) => c = n,
+                            None => break,
+                        }
+                    }
+                    match next_combination(x, cells) {
+                        Some(n) => x = n,
+                        None => break,
+                    }
+                }
+            }
+        }
+    }
+
     /// The rank of `b`, which must have this ranker's counts (checked in debug builds).
     #[inline(always)]
     pub fn rank(&self, t: &Tables, b: Board) -> u64 {
@@ -285,6 +328,41 @@ impl TierRanker {
 }
 
 /// A board as one byte per cell (0 blank, 1 X, 2 O), for the generic ranker.
+/// The smallest bitmask with `k` bits set.
+fn first_combination(k: u32) -> u32 {
+    ((1u64 << k) - 1) as u32
+}
+
+/// The next larger bitmask with as many bits set as `c`, within `bits` bits (Gosper's
+/// hack), or `None` after the last.
+#[inline(always)]
+fn next_combination(c: u32, bits: u32) -> Option<u32> {
+    if c == 0 {
+        return None;
+    }
+    let c = c as u64;
+    let low = c & c.wrapping_neg();
+    let ripple = c + low;
+    let next = (((ripple ^ c) >> 2) / low) | ripple;
+    (next < 1u64 << bits).then_some(next as u32)
+}
+
+/// The bits of `c`, lowest first, placed on the set bits of `mask` (a software
+/// `pdep`).
+#[inline(always)]
+fn deposit(mut c: u32, mut mask: u32) -> u32 {
+    let mut out = 0;
+    while c != 0 && mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if c & 1 == 1 {
+            out |= bit;
+        }
+        c >>= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
 fn to_bytes(b: Board, cells: usize) -> [u8; 32] {
     let mut bytes = [0u8; 32];
     for (i, v) in bytes[..cells].iter_mut().enumerate() {
@@ -297,6 +375,31 @@ fn to_bytes(b: Board, cells: usize) -> [u8; 32] {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn boards_are_walked_in_rank_order() {
+        let t = Tables::new();
+        for (cells, xs, os) in [
+            (25, 3, 2),
+            (25, 0, 0),
+            (25, 25, 0),
+            (25, 0, 25),
+            (25, 12, 12),
+            (16, 5, 4),
+            (9, 3, 3),
+        ] {
+            let r = TierRanker::new(&t, cells, xs, os);
+            let mut next = 0u64;
+            let limit = 200_000;
+            r.for_each_in_order(&t, |b| {
+                if next < limit {
+                    assert_eq!(r.rank(&t, b), next, "({cells}, {xs}, {os})");
+                }
+                next += 1;
+            });
+            assert_eq!(next, r.size(), "({cells}, {xs}, {os})");
+        }
+    }
 
     fn round_trip_all(cells: usize, xs: usize, os: usize) {
         let t = Tables::new();
