@@ -35,6 +35,7 @@ pub mod order;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
+pub mod wide;
 
 use board::{Board, Geometry, Side};
 use distinct::Distinct;

@@ -12,12 +12,13 @@
 //! a handful of L1-resident lookups and no loop. Because a shorter half is a base-3
 //! number whose top digits are blank (the smallest digit), the ranks of a half do not
 //! depend on its length, and one set of tables serves 9 (3x3) and 16 (4x4) cells.
-//! Larger boards (5x5) use the plugin-api `Ranker`, slower but only ever sampled.
+//! Larger boards (5x5) rank with byte tables too (`wide`), to the plugin-api
+//! `Ranker`'s numbers.
 //!
 //! This file must not know about moves, turns or the plugin API's positions.
 
 use crate::board::Board;
-use gamesman_plugin_api::rank::Ranker;
+use crate::wide::{Wide, WideTables};
 
 /// Cells in the low half.
 const HALF: usize = 8;
@@ -39,6 +40,8 @@ pub struct Tables {
     halves: Vec<u16>,
     /// Where each count key's codes start in `halves`.
     halves_start: [u16; KEYS + 1],
+    /// The tables of boards of more than 16 cells.
+    wide: WideTables,
 }
 
 impl Tables {
@@ -87,6 +90,7 @@ impl Tables {
             local,
             halves,
             halves_start,
+            wide: WideTables::new(),
         }
     }
 
@@ -133,8 +137,8 @@ enum Method {
         /// See `first`.
         shift: u32,
     },
-    /// Larger boards: the generic multinomial ranker over a byte board.
-    Generic(Ranker),
+    /// Larger boards: the generic multinomial numbering, from byte tables.
+    Wide(Wide),
 }
 
 /// Ranks the boards with `xs` X and `os` O cubes.
@@ -206,7 +210,7 @@ impl TierRanker {
                 shift,
             }
         } else {
-            Method::Generic(Ranker::new(cells, &[xs, os]).expect("a board of at most 25 cells"))
+            Method::Wide(Wide::new(&t.wide, cells, xs, os))
         };
         TierRanker {
             xs: xs as u32,
@@ -238,7 +242,7 @@ impl TierRanker {
                     f(self.unrank(t, r));
                 }
             }
-            Method::Generic(_) => {
+            Method::Wide(_) => {
                 let (xs, os, cells) = (self.xs, self.os, self.cells as u32);
                 let all = ((1u64 << cells) - 1) as u32;
                 let free_cells = cells - xs;
@@ -279,7 +283,7 @@ impl TierRanker {
                     + t.local[(low & 0xffff) as usize] as u32;
                 r as u64
             }
-            Method::Generic(r) => r.rank(&to_bytes(b, self.cells)[..self.cells]),
+            Method::Wide(w) => w.rank(&t.wide, b.x, b.o),
         }
     }
 
@@ -310,24 +314,14 @@ impl TierRanker {
                     o: (low >> 8) | (high >> 8) << 8,
                 }
             }
-            Method::Generic(ranker) => {
-                let mut bytes = [0u8; 32];
-                ranker.unrank(r, &mut bytes[..self.cells]);
-                let mut b = Board::default();
-                for (i, &v) in bytes[..self.cells].iter().enumerate() {
-                    match v {
-                        1 => b.x |= 1 << i,
-                        2 => b.o |= 1 << i,
-                        _ => {}
-                    }
-                }
-                b
+            Method::Wide(w) => {
+                let (x, o) = w.unrank(&t.wide, r);
+                Board { x, o }
             }
         }
     }
 }
 
-/// A board as one byte per cell (0 blank, 1 X, 2 O), for the generic ranker.
 /// The smallest bitmask with `k` bits set.
 fn first_combination(k: u32) -> u32 {
     ((1u64 << k) - 1) as u32
@@ -361,14 +355,6 @@ fn deposit(mut c: u32, mut mask: u32) -> u32 {
         mask &= mask - 1;
     }
     out
-}
-
-fn to_bytes(b: Board, cells: usize) -> [u8; 32] {
-    let mut bytes = [0u8; 32];
-    for (i, v) in bytes[..cells].iter_mut().enumerate() {
-        *v = (b.x >> i & 1) as u8 | ((b.o >> i & 1) as u8) << 1;
-    }
-    bytes
 }
 
 #[cfg(test)]
