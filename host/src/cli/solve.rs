@@ -177,6 +177,10 @@ pub fn run(
         ))
         .into());
     }
+    // A tier name that names nothing is refused before anything is opened.
+    if let solver::Scope::Tier(_) = &args.options.scope {
+        solver::graph_of(game, &args.options.scope)?;
+    }
     // The only writer, and a writable place, before any work.
     let db = db::open_for_writing(&choice.resource, &game_key(game), args.wait)?;
     let n = rayon::current_num_threads();
