@@ -4,7 +4,11 @@
 //! tables for people, a serializable report for JSON.
 //!
 //! Games with symmetry store only canonical positions, so both counts are of
-//! canonical positions there. A reachable-only database (`solve --reachable`) holds
+//! canonical positions there, unless `every_position` weights each one by the size of
+//! its symmetry class (the module's `orbit_size`), which counts every position. Legal
+//! counts are also split by the player to move (`by_turn`). A partial database (`solve
+//! --endgame`, `--tier`) is counted over the tiers it holds; the forward search from
+//! the initial position runs only when the initial tier is stored. A reachable-only database (`solve --reachable`) holds
 //! reachable positions alone: its "legal" counts are of the positions it holds, which
 //! are the reachable ones, and its own marks say which positions those are. This file
 //! reads tiers and counts; it must not solve or draw (the plot lives in `plot`).
@@ -16,7 +20,7 @@ use crate::numbers::{count, signed};
 use crate::outcome::value_name;
 use crate::reach::{self, ReachError};
 use crate::record::TierRecords;
-use crate::solver::meta_of;
+use crate::solver::{full_meta_of, meta_of};
 use crate::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
@@ -79,6 +83,15 @@ pub struct MarginRow {
     pub positions: u64,
 }
 
+/// Counts of the positions of one set with one player to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TurnCounts {
+    /// Positions counted.
+    pub total: u64,
+    /// By value, for the player to move.
+    pub by_value: ValueCounts,
+}
+
 /// Counts of one set of positions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
@@ -86,6 +99,10 @@ pub struct Counts {
     pub total: u64,
     /// By value.
     pub by_value: ValueCounts,
+    /// By the player to move: index 0 for the first player, 1 for the second (only
+    /// for the legal positions of a full database; empty otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_turn: Vec<TurnCounts>,
     /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
     pub by_remoteness: Vec<RemotenessRow>,
     /// For WinBy games: decided positions by margin, margin ascending (absent for
@@ -146,8 +163,12 @@ pub struct Analysis {
     pub winby: bool,
     /// The database read.
     pub database: String,
-    /// Whether only canonical positions are counted (games with symmetry).
+    /// Whether only canonical positions are counted (games with symmetry, without
+    /// `--every-position`).
     pub canonical_only: bool,
+    /// Whether the forward search from the initial position ran (not when the initial
+    /// tier is unsolved: then `reachable` counts nothing).
+    pub reachable_searched: bool,
     /// Whether the database is reachable-only (`solve --reachable`): it holds only the
     /// positions reachable from the start, so `legal` counts those.
     pub reachable_only: bool,
@@ -165,6 +186,8 @@ pub struct Analysis {
 #[derive(Clone, Default)]
 struct Tally {
     values: ValueCounts,
+    /// Values by the player to move (index = player - 1), when asked.
+    turns: Vec<ValueCounts>,
     by_remoteness: Vec<[u64; 3]>,
     margins: BTreeMap<i64, u64>,
     /// (remoteness, value, position index)
@@ -172,35 +195,37 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, v: Value, r: u32, winby: Option<i64>, index: u64) {
+    /// Counts one position `weight` times (its orbit, or 1); `turn` is the player to
+    /// move (1-based) when counts by turn are kept.
+    fn add(
+        &mut self,
+        v: Value,
+        r: u32,
+        winby: Option<i64>,
+        index: u64,
+        weight: u64,
+        turn: Option<u8>,
+    ) {
+        if let Some(p) = turn {
+            let k = (p as usize).saturating_sub(1);
+            if self.turns.len() <= k {
+                self.turns.resize(k + 1, ValueCounts::default());
+            }
+            bump(&mut self.turns[k], v, weight);
+        }
+        bump(&mut self.values, v, weight);
         let slot = match v {
-            Value::WIN => {
-                self.values.win += 1;
-                0
-            }
-            Value::LOSE => {
-                self.values.lose += 1;
-                1
-            }
-            Value::TIE => {
-                self.values.tie += 1;
-                2
-            }
-            Value::DRAW => {
-                self.values.draw += 1;
-                return;
-            }
-            _ => {
-                self.values.unsolved += 1;
-                return;
-            }
+            Value::WIN => 0,
+            Value::LOSE => 1,
+            Value::TIE => 2,
+            _ => return,
         };
         if self.by_remoteness.len() <= r as usize {
             self.by_remoteness.resize(r as usize + 1, [0; 3]);
         }
-        self.by_remoteness[r as usize][slot] += 1;
+        self.by_remoteness[r as usize][slot] += weight;
         if let Some(w) = winby {
-            *self.margins.entry(w).or_default() += 1;
+            *self.margins.entry(w).or_default() += weight;
         }
         if self
             .deepest
@@ -211,12 +236,13 @@ impl Tally {
     }
 
     fn merge(mut self, other: Tally) -> Tally {
-        let (a, b) = (&mut self.values, other.values);
-        a.win += b.win;
-        a.lose += b.lose;
-        a.tie += b.tie;
-        a.draw += b.draw;
-        a.unsolved += b.unsolved;
+        add_values(&mut self.values, &other.values);
+        if self.turns.len() < other.turns.len() {
+            self.turns.resize(other.turns.len(), ValueCounts::default());
+        }
+        for (mine, theirs) in self.turns.iter_mut().zip(&other.turns) {
+            add_values(mine, theirs);
+        }
         if self.by_remoteness.len() < other.by_remoteness.len() {
             self.by_remoteness.resize(other.by_remoteness.len(), [0; 3]);
         }
@@ -242,8 +268,16 @@ impl Tally {
     fn counts(&self) -> Counts {
         let v = self.values;
         Counts {
-            total: v.win + v.lose + v.tie + v.draw + v.unsolved,
+            total: total_of(&v),
             by_value: v,
+            by_turn: self
+                .turns
+                .iter()
+                .map(|t| TurnCounts {
+                    total: total_of(t),
+                    by_value: *t,
+                })
+                .collect(),
             by_remoteness: self
                 .by_remoteness
                 .iter()
@@ -265,14 +299,39 @@ impl Tally {
     }
 }
 
-fn add_counts(total: &mut Counts, c: &Counts) {
-    total.total += c.total;
-    let (a, b) = (&mut total.by_value, c.by_value);
+/// Adds `weight` positions of value `v` to `c`.
+fn bump(c: &mut ValueCounts, v: Value, weight: u64) {
+    match v {
+        Value::WIN => c.win += weight,
+        Value::LOSE => c.lose += weight,
+        Value::TIE => c.tie += weight,
+        Value::DRAW => c.draw += weight,
+        _ => c.unsolved += weight,
+    }
+}
+
+fn add_values(a: &mut ValueCounts, b: &ValueCounts) {
     a.win += b.win;
     a.lose += b.lose;
     a.tie += b.tie;
     a.draw += b.draw;
     a.unsolved += b.unsolved;
+}
+
+fn total_of(v: &ValueCounts) -> u64 {
+    v.win + v.lose + v.tie + v.draw + v.unsolved
+}
+
+fn add_counts(total: &mut Counts, c: &Counts) {
+    total.total += c.total;
+    add_values(&mut total.by_value, &c.by_value);
+    if total.by_turn.len() < c.by_turn.len() {
+        total.by_turn.resize(c.by_turn.len(), TurnCounts::default());
+    }
+    for (mine, theirs) in total.by_turn.iter_mut().zip(&c.by_turn) {
+        mine.total += theirs.total;
+        add_values(&mut mine.by_value, &theirs.by_value);
+    }
     for row in &c.by_remoteness {
         match total
             .by_remoteness
@@ -298,39 +357,78 @@ fn add_counts(total: &mut Counts, c: &Counts) {
     }
 }
 
-/// Counts the solved records of a tier (with `unsolved`, every record).
+/// Counts the solved records of a tier (with `unsolved`, every record), each once.
 fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
     (0..records.len() as u64)
         .into_par_iter()
         .fold(Tally::default, |mut t, i| {
             let r = records.get(i);
             if unsolved || r.is_solved() {
-                t.add(r.value, r.remoteness, r.winby, i);
+                t.add(r.value, r.remoteness, r.winby, i, 1, None);
             }
             t
         })
         .reduce(Tally::default, Tally::merge)
 }
 
-fn legal_tally(records: &TierRecords) -> Tally {
-    records_tally(records, false)
+/// How each counted position of a tier of a full database is weighed and split.
+#[derive(Clone, Copy)]
+struct Weigh<'a> {
+    game: &'a GameHandle,
+    tier: Tier,
+    /// Weight by orbit size (`--every-position`).
+    orbits: bool,
 }
 
-fn reachable_tally(records: Option<&TierRecords>, reached: &Marks) -> Tally {
+impl Weigh<'_> {
+    /// The weight and player to move of position `i` of the tier.
+    fn of(&self, i: u64) -> Result<(u64, u8), ModuleError> {
+        let p = TierPosition::new(self.tier, i);
+        let w = if self.orbits {
+            self.game.orbit_size(p)?
+        } else {
+            1
+        };
+        Ok((w, self.game.turn(p)?.0))
+    }
+}
+
+/// Counts the solved records of a tier of a full database, split by the player to
+/// move and weighed as `weigh` says.
+fn legal_tally(records: &TierRecords, weigh: Weigh<'_>) -> Result<Tally, ModuleError> {
+    (0..records.len() as u64)
+        .into_par_iter()
+        .try_fold(Tally::default, |mut t, i| {
+            let r = records.get(i);
+            if r.is_solved() {
+                let (w, turn) = weigh.of(i)?;
+                t.add(r.value, r.remoteness, r.winby, i, w, Some(turn));
+            }
+            Ok(t)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+}
+
+fn reachable_tally(
+    records: Option<&TierRecords>,
+    reached: &Marks,
+    weigh: Weigh<'_>,
+) -> Result<Tally, ModuleError> {
     let members: Vec<u64> = reached.iter().collect();
     members
         .par_iter()
-        .fold(Tally::default, |mut t, &i| {
+        .try_fold(Tally::default, |mut t, &i| {
+            let w = if weigh.orbits { weigh.of(i)?.0 } else { 1 };
             match records {
                 Some(recs) => {
                     let r = recs.get(i);
-                    t.add(r.value, r.remoteness, r.winby, i);
+                    t.add(r.value, r.remoteness, r.winby, i, w, None);
                 }
-                None => t.add(Value::UNDECIDED, 0, None, i),
+                None => t.add(Value::UNDECIDED, 0, None, i, w, None),
             }
-            t
+            Ok(t)
         })
-        .reduce(Tally::default, Tally::merge)
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
 }
 
 /// Keeps the deeper of the running example and a tier's deepest position.
@@ -368,14 +466,36 @@ fn held_tallies(t: &ReachableTier) -> (Tally, Tally) {
     )
 }
 
+/// What `analyze_with` counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnalyzeOptions {
+    /// Weight each stored (canonical) position by its orbit size, so the counts are of
+    /// every position (`canonical_only: false`).
+    pub every_position: bool,
+}
+
 /// Counts the positions of every tier reachable from the initial tier.
 pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, AnalyzeError> {
+    analyze_with(game, db, &AnalyzeOptions::default())
+}
+
+/// `analyze` with options.
+pub fn analyze_with(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &AnalyzeOptions,
+) -> Result<Analysis, AnalyzeError> {
     let graph = TierGraph::discover(game)?;
     let stored = db.stored_tiers()?;
     let reachable_only = db::coverage(db)? == Some(Coverage::ReachableOnly);
-    // A complete reachable-only database knows what is reachable; otherwise search.
+    // A reachable-only database's positions are counted as stored (no orbits).
+    let orbits = options.every_position && game.properties().has_symmetry && !reachable_only;
+    // A complete reachable-only database knows what is reachable; otherwise search,
+    // but only from a solved start (a partial database of a large game holds its
+    // endgame, and the search would walk the whole game).
     let complete = graph.order.iter().all(|n| stored.contains(&n.tier));
-    let reached = if reachable_only && complete {
+    let start_solved = stored.contains(&game.initial_position()?.tier);
+    let reached = if (reachable_only && complete) || !start_solved {
         None
     } else {
         Some(reach::search(game, &graph, &|_, _| {})?)
@@ -390,12 +510,20 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
             .as_ref()
             .map(|r| r.tier(node.tier).unwrap_or(&empty));
         let solved = stored.contains(&node.tier);
+        let weigh = Weigh {
+            game,
+            tier: node.tier,
+            orbits,
+        };
         let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);
-            let all = searched.expect("searched when a tier is missing");
-            (Tally::default(), reachable_tally(None, all))
+            let reach_t = match searched {
+                Some(all) => reachable_tally(None, all, weigh)?,
+                None => Tally::default(),
+            };
+            (Tally::default(), reach_t)
         } else if reachable_only {
-            let t = db.load_reachable_tier(&meta_of(node))?;
+            let t = db.load_reachable_tier(&full_meta_of(node))?;
             if searched.is_some_and(|s| *s != *t.marks) {
                 return Err(AnalyzeError::Db(DbError::Corrupt {
                     path: db.describe().into(),
@@ -408,8 +536,11 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
             held_tallies(&t)
         } else {
             let records = db.load_tier(&meta_of(node))?;
-            let all = searched.expect("searched for a full database");
-            (legal_tally(&records), reachable_tally(Some(&records), all))
+            let reach_t = match searched {
+                Some(all) => reachable_tally(Some(&records), all, weigh)?,
+                None => Tally::default(),
+            };
+            (legal_tally(&records, weigh)?, reach_t)
         };
         let t = TierCounts {
             tier: node.tier.0,
@@ -432,7 +563,8 @@ pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, Analyze
         players: game.properties().players,
         winby: game.supports_winby(),
         database: db.describe(),
-        canonical_only: game.properties().has_symmetry,
+        canonical_only: game.properties().has_symmetry && !orbits,
+        reachable_searched: reached.is_some() || (reachable_only && complete),
         reachable_only,
         unsolved_tiers,
         legal,
@@ -522,6 +654,19 @@ fn section_text(
         out.push_str("  by WinBy margin (player 1 minus player 2 with perfect play):\n");
         margin_table(out, &section.counts);
     }
+    for (k, t) in section.counts.by_turn.iter().enumerate() {
+        let v = t.by_value;
+        let _ = writeln!(
+            out,
+            "  player {} to move: {} positions, {} win, {} lose, {} tie, {} draw",
+            k + 1,
+            count(t.total),
+            count(v.win),
+            count(v.lose),
+            count(v.tie),
+            count(v.draw)
+        );
+    }
     match &section.max_remoteness {
         Some(e) => {
             let _ = writeln!(
@@ -552,7 +697,7 @@ pub fn text(a: &Analysis) -> String {
             ""
         },
         if a.canonical_only {
-            "; counting canonical positions only (the game has symmetry)"
+            "; counting canonical positions only (the game has symmetry; --every-position counts them all)"
         } else {
             ""
         }
@@ -570,13 +715,17 @@ pub fn text(a: &Analysis) -> String {
             list.join(", ")
         );
     }
-    section_text(
-        &mut out,
-        "Reachable from the initial position",
-        &a.reachable,
-        &a.tiers,
-        |t| &t.reachable,
-    );
+    if a.reachable_searched {
+        section_text(
+            &mut out,
+            "Reachable from the initial position",
+            &a.reachable,
+            &a.tiers,
+            |t| &t.reachable,
+        );
+    } else {
+        out.push_str("\nReachable from the initial position: not searched (the initial tier is not solved: a partial database)\n");
+    }
     if a.reachable_only {
         out.push_str("\nAll legal positions: not stored (the database is reachable-only: `solve --reachable` keeps only the positions that can occur from the start)\n");
     } else {

@@ -143,6 +143,49 @@ impl GameHandle {
         self.inner.game.index_version()
     }
 
+    /// How many indices at the start of `tier` hold all its canonical positions, when
+    /// the module numbers them first and says so (`canonical_prefix`), checked to be
+    /// at most the tier's size; `None` otherwise (and for games without symmetry).
+    pub fn canonical_prefix(&self, tier: Tier) -> ModuleResult<Option<u64>> {
+        if !self.inner.props.has_symmetry {
+            return Ok(None);
+        }
+        let n = self.check("canonical_prefix", self.inner.game.canonical_prefix(tier))?;
+        if n == u64::MAX {
+            return Ok(None);
+        }
+        let size = self.tier_size(tier)?;
+        if n > size {
+            return Err(self.bad_output(
+                "canonical_prefix",
+                format!("tier {tier} has {size} positions, but its canonical prefix is {n}"),
+            ));
+        }
+        Ok(Some(n))
+    }
+
+    /// The number of indices of `tier` the solver solves and the database stores: its
+    /// canonical prefix where the module gives one, else its size.
+    pub fn stored_size(&self, tier: Tier) -> ModuleResult<u64> {
+        match self.canonical_prefix(tier)? {
+            Some(n) => Ok(n),
+            None => self.tier_size(tier),
+        }
+    }
+
+    /// The number of positions the canonical position `p` stands for (1 for games
+    /// without symmetry), checked to be at least 1.
+    pub fn orbit_size(&self, p: TierPosition) -> ModuleResult<u64> {
+        if !self.inner.props.has_symmetry {
+            return Ok(1);
+        }
+        let n = self.check("orbit_size", self.inner.game.orbit_size(p))?;
+        if n == 0 {
+            return Err(self.bad_output("orbit_size", format!("gave 0 for position {p}")));
+        }
+        Ok(n)
+    }
+
     /// The raw stable-ABI object, for batch calls.
     pub fn raw(&self) -> &GameBox {
         &self.inner.game

@@ -181,9 +181,14 @@ pub fn database_text(d: &DatabaseInfo) -> String {
             count(d.positions)
         ),
     };
+    let partial = if d.tiers_stored + d.tiers_damaged < d.tiers {
+        " (partial, e.g. solve --endgame or --tier: positions of the other tiers are not solved)"
+    } else {
+        ""
+    };
     let damaged = match d.tiers_damaged {
-        0 => String::new(),
-        n => format!(" ({n} more damaged: solve again to replace them)"),
+        0 => partial.to_string(),
+        n => format!("{partial} ({n} more damaged: solve again to replace them)"),
     };
     format!("database {}: {what}{damaged}\n", d.resource)
 }

@@ -116,6 +116,15 @@ enum Command {
         /// reachable-only: queries of other positions say they cannot occur.
         #[arg(long)]
         reachable: bool,
+        /// Solve only the tiers within K steps of the game's end (a tier's steps: the
+        /// longest chain of tier children below it; for Quixo, K blanks at most): a
+        /// closed part of the game, stored as a partial database.
+        #[arg(long, value_name = "K", conflicts_with_all = ["reachable", "tier"])]
+        endgame: Option<usize>,
+        /// Solve only the named tier (as `info` and `query` name tiers) and every tier
+        /// below it, stored as a partial database.
+        #[arg(long, value_name = "NAME", conflicts_with = "reachable")]
+        tier: Option<String>,
     },
     /// Check every record of a stored database against the module (for a database
     /// copied from elsewhere): each must follow from its children's records.
@@ -224,6 +233,10 @@ enum Command {
         /// Draw the counts on a logarithmic axis (small counts stay visible).
         #[arg(long, requires = "plot")]
         log_scale: bool,
+        /// Count every position, not only the canonical ones a game with symmetry
+        /// stores: each is weighted by the size of its symmetry class.
+        #[arg(long)]
+        every_position: bool,
     },
     /// Work on databases as a whole: `db copy SRC DST` copies the variant's tiers.
     #[command(subcommand, after_help = help::DB)]
@@ -497,6 +510,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             verify,
             seed,
             reachable,
+            endgame,
+            tier,
         } => {
             set_threads(threads)?;
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
@@ -511,6 +526,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     },
                     verify,
                     seed,
+                    scope: match (endgame, tier) {
+                        (Some(k), _) => solver::Scope::Endgame(k),
+                        (None, Some(t)) => solver::Scope::Tier(t),
+                        (None, None) => solver::Scope::Whole,
+                    },
                 },
                 wait: if no_wait {
                     LockWait::NoWait
@@ -566,12 +586,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             plot,
             log_scale,
+            every_position,
         } => {
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = AnalyzeArgs {
                 json,
                 plot,
                 log_scale,
+                every_position,
             };
             cli::analyze::run(&game, &inv, &choice, &args)?;
         }

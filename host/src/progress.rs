@@ -48,7 +48,7 @@ impl SolveProgress for Lines {
             "solving tier {} ({}), {} positions",
             node.tier,
             node.name,
-            count(node.size)
+            count(node.stored)
         );
     }
     fn advance(&self, _: &TierNode, _: u64) {}
@@ -60,9 +60,9 @@ impl SolveProgress for Lines {
             "solved tier {} ({}): {} positions in {} ({} positions/s)",
             node.tier,
             node.name,
-            count(node.size),
+            count(node.stored),
             seconds(took),
-            rate_over(node.size, took)
+            rate_over(node.stored, took)
         );
     }
     fn finish(&self) {}
@@ -120,7 +120,7 @@ impl SolveProgress for Bars {
         ));
     }
     fn tier_started(&self, node: &TierNode) {
-        let bar = self.multi.add(ProgressBar::new(node.size));
+        let bar = self.multi.add(ProgressBar::new(node.stored));
         bar.set_style(
             ProgressStyle::with_template("{prefix:>8} [{bar:40}] {human_pos}/{human_len} {msg}")
                 .expect("template")
@@ -147,7 +147,7 @@ impl SolveProgress for Bars {
             self.multi.remove(&b);
         }
         if let Some(o) = self.overall.lock().expect("bars").as_ref() {
-            o.inc(node.size);
+            o.inc(node.stored);
         }
         let _ = took;
     }
@@ -198,7 +198,7 @@ impl crate::verify_db::VerifyProgress for VerifyBar {
                 "verified tier {} ({}): {} positions in {took:.2?}",
                 node.tier,
                 node.name,
-                node.size
+                node.stored
             );
         }
     }

@@ -18,6 +18,9 @@ pub struct TierNode {
     pub name: String,
     /// Number of positions in its hash.
     pub size: u64,
+    /// Number of indices solved and stored: the module's canonical prefix where it
+    /// numbers canonical positions first (`GameHandle::canonical_prefix`), else `size`.
+    pub stored: u64,
     /// Its child tiers, itself excluded, in the module's order.
     pub children: Vec<Tier>,
     /// Whether it lists itself as a child (positions lead to the same tier).
@@ -126,6 +129,7 @@ impl TierGraph {
                 tier: t,
                 name: game.tier_name(t)?,
                 size: game.tier_size(t)?,
+                stored: game.stored_size(t)?,
                 children,
                 loopy,
                 level,
@@ -164,6 +168,57 @@ impl TierGraph {
             out[n.level].push(n.tier);
         }
         out
+    }
+
+    /// The tiers within `k` steps of the game's end (a tier's steps: the longest chain
+    /// of tier children below it, its `level`), a graph closed under children.
+    pub fn endgame(&self, k: usize) -> TierGraph {
+        self.subgraph(|n| n.level <= k)
+    }
+
+    /// The tier named `name` (as `tier_name` writes it) and every tier below it, or
+    /// `None` when no tier of the graph has that name.
+    pub fn below(&self, name: &str) -> Option<TierGraph> {
+        let root = self.order.iter().find(|n| n.name == name)?.tier;
+        let mut keep: std::collections::HashSet<Tier> = [root].into();
+        // Children come before parents in `order`: walk it backwards from the root.
+        for n in self.order.iter().rev() {
+            if keep.contains(&n.tier) {
+                keep.extend(n.children.iter().copied());
+            }
+        }
+        Some(self.subgraph(|n| keep.contains(&n.tier)))
+    }
+
+    /// The nodes `keep` accepts, in the same order; `keep` must accept every child of
+    /// a node it accepts (levels are kept as they are).
+    fn subgraph(&self, keep: impl Fn(&TierNode) -> bool) -> TierGraph {
+        let order: Vec<TierNode> = self.order.iter().filter(|n| keep(n)).cloned().collect();
+        let index = order.iter().enumerate().map(|(i, n)| (n.tier, i)).collect();
+        TierGraph { order, index }
+    }
+
+    /// The names of the tiers nearest to `name` (for an error message): those that
+    /// share its first characters, at most `max`.
+    pub fn names_like(&self, name: &str, max: usize) -> Vec<String> {
+        let prefix: String = name.chars().take(3).collect();
+        let mut like: Vec<String> = self
+            .order
+            .iter()
+            .filter(|n| n.name.starts_with(&prefix))
+            .map(|n| n.name.clone())
+            .collect();
+        if like.is_empty() {
+            like = self.order.iter().map(|n| n.name.clone()).collect();
+        }
+        like.truncate(max);
+        like
+    }
+
+    /// Total number of stored indices over all tiers (canonical positions where the
+    /// module numbers them first).
+    pub fn total_stored(&self) -> u64 {
+        self.order.iter().map(|n| n.stored).sum()
     }
 
     /// Total number of positions over all tiers.

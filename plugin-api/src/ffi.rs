@@ -346,6 +346,23 @@ pub trait FfiGame: Send + Sync {
     fn index_version(&self) -> u32 {
         0
     }
+
+    // ---- appended after 0.1.3 (issue 31: canonical positions first, orbits) ----------
+
+    /// How many indices at the start of `tier` hold all its canonical positions
+    /// (`Game::canonical_prefix`), `u64::MAX` when the module does not say. Default
+    /// (modules before): `u64::MAX`.
+    fn canonical_prefix(&self, tier: Tier) -> CallResult<u64> {
+        let _ = tier;
+        RResult::ROk(u64::MAX)
+    }
+
+    /// The size of the symmetry class of the canonical position `p`
+    /// (`Game::orbit_size`). Default (modules before): 1.
+    fn orbit_size(&self, p: TierPosition) -> CallResult<u64> {
+        let _ = p;
+        RResult::ROk(1)
+    }
 }
 
 /// The game object as the host holds it.

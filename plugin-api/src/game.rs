@@ -320,6 +320,24 @@ pub trait Game: Send + Sync + Sized + 'static {
         0
     }
 
+    /// How many indices at the start of `tier` hold every canonical position
+    /// (appended after plugin-api 0.1.3, issue 31): a module that numbers a tier's
+    /// canonical positions first (and says so with an `index_version` of its own)
+    /// returns their count, and the solver sizes the tier's arrays and files by it
+    /// instead of `tier_size`. Only asked when `has_symmetry`; every index at or past
+    /// it must be non-canonical (the solver never looks there). Default: `None`.
+    fn canonical_prefix(&self, _tier: Tier) -> Option<u64> {
+        None
+    }
+
+    /// The number of positions the canonical position `p` stands for: the size of
+    /// its symmetry class (appended after plugin-api 0.1.3, issue 31). `analyze
+    /// --every-position` weights each stored position by it, so counts cover every
+    /// position of a game with symmetry. Default: 1.
+    fn orbit_size(&self, _p: TierPosition) -> u64 {
+        1
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

@@ -86,6 +86,14 @@ pub trait GameObject: Send + Sync + 'static {
     fn index_version(&self) -> u32 {
         0
     }
+    /// `Game::canonical_prefix`. Default: `None`.
+    fn canonical_prefix(&self, _tier: Tier) -> ObjectResult<Option<u64>> {
+        Ok(None)
+    }
+    /// `Game::orbit_size`. Default: 1.
+    fn orbit_size(&self, _p: TierPosition) -> ObjectResult<u64> {
+        Ok(1)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -265,6 +273,12 @@ impl<G: Game> GameObject for G {
     }
     fn index_version(&self) -> u32 {
         Game::index_version(self)
+    }
+    fn canonical_prefix(&self, tier: Tier) -> ObjectResult<Option<u64>> {
+        Ok(Game::canonical_prefix(self, tier))
+    }
+    fn orbit_size(&self, p: TierPosition) -> ObjectResult<u64> {
+        Ok(Game::orbit_size(self, p))
     }
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {

@@ -39,7 +39,9 @@ fn compare(name: &str, variant: &str) -> (u64, gamesman_host::record::Record) {
     let graph = TierGraph::discover(&game).unwrap();
     let mut compared = 0u64;
     for node in &graph.order {
-        let t = part.load_reachable_tier(&solver::meta_of(node)).unwrap();
+        let t = part
+            .load_reachable_tier(&solver::full_meta_of(node))
+            .unwrap();
         let full = whole.load_tier(&solver::meta_of(node)).unwrap();
         for (k, p) in t.marks.iter().enumerate() {
             let got = t.records.get(k as u64);

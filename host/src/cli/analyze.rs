@@ -16,6 +16,8 @@ pub struct AnalyzeArgs {
     pub plot: Option<PathBuf>,
     /// A logarithmic count axis.
     pub log_scale: bool,
+    /// Count every position: each stored one weighted by its orbit size.
+    pub every_position: bool,
 }
 
 /// Runs `analyze` and prints the tables (or JSON), drawing the charts first.
@@ -29,7 +31,10 @@ pub fn run(
         plot::check_path(path)?;
     }
     let db = open_solved(game, inv, choice, false)?;
-    let analysis = analyze::analyze(game, db.as_ref())?;
+    let options = analyze::AnalyzeOptions {
+        every_position: args.every_position,
+    };
+    let analysis = analyze::analyze_with(game, db.as_ref(), &options)?;
     if let Some(path) = &args.plot {
         let options = PlotOptions {
             log_scale: args.log_scale,

@@ -6,9 +6,10 @@
 //! every tier must match the publisher's signed manifest.
 
 use super::{game_key, CliError};
-use crate::db::{self, LockWait, TierMeta, TierStatus};
+use crate::db::{self, LockWait, TierStatus};
 use crate::game::GameHandle;
 use crate::numbers::{count, seconds};
+use crate::solver;
 use crate::tier::TierGraph;
 use std::time::Instant;
 
@@ -42,11 +43,13 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
     }
     let mut copied = Vec::new();
     let mut kept = 0usize;
+    // Full tier files hold the stored indices; reachable-only ones mark the whole hash.
+    let reachable_only = db::coverage(from.as_ref())? == Some(db::Coverage::ReachableOnly);
     for node in graph.order.iter().filter(|n| stored.contains(&n.tier)) {
-        let meta = TierMeta {
-            tier: node.tier,
-            name: node.name.clone(),
-            size: node.size,
+        let meta = if reachable_only {
+            solver::full_meta_of(node)
+        } else {
+            solver::meta_of(node)
         };
         // A full tier already valid at the destination is not fetched again.
         if to.stored_tier(node.tier).ok().flatten().is_some()

@@ -42,6 +42,8 @@ Examples:
   host --plugin mtttier solve --force              solve every tier again
   host --plugin mothello --variant 4x4 solve --reachable   only positions that can occur
   host --plugin quixo --variant 3x3 solve --verify full    check every record before storing
+  host --plugin quixo --variant 5x5 solve --endgame 1      the tiers with at most 1 blank
+  host --plugin quixo --variant 4x4 solve --tier 2Blank_7X_7O   one tier and all below it
 
 An interrupted solve resumes where it stopped: run the same command again.";
 

@@ -74,6 +74,10 @@ pub struct SolveSummary {
     pub positions_total: u64,
     /// Wall time of this run.
     pub seconds: f64,
+    /// For a partial solve (`--endgame`, `--tier`): which tiers it covers; the
+    /// initial position is then "unsolved" unless its tier is among them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     /// For a reachable-only solve: what the marking found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<ReachableSummary>,
@@ -99,6 +103,7 @@ pub fn summary(
         positions_solved: report.positions_solved,
         positions_total: report.positions_total,
         seconds: report.elapsed.as_secs_f64(),
+        partial: None,
         reachable: None,
         initial: InitialSummary {
             position: game.position_to_text(start)?,
@@ -113,14 +118,15 @@ pub fn summary(
 
 /// The summary as text for people.
 pub fn text(game: &GameHandle, s: &SolveSummary, report: &SolveReport) -> String {
-    let scope = match &s.reachable {
-        Some(r) => format!(
+    let scope = match (&s.reachable, &s.partial) {
+        (None, Some(p)) => format!(" {p} only,"),
+        (Some(r), _) => format!(
             " reachable-only, {} positions reachable from the start of {} in all tiers (marked in {}),",
             count(r.positions_reachable),
             count(r.positions_in_tiers),
             seconds(std::time::Duration::from_secs_f64(r.marking_seconds))
         ),
-        None => String::new(),
+        (None, None) => String::new(),
     };
     format!(
         "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\nstored in {}\ninitial position {}: {}\n",
@@ -159,9 +165,7 @@ pub fn run(
             .into());
         }
         return match crate::mpi::solve(game, api_version, &choice.resource, &args.options)? {
-            crate::mpi::RankOutcome::Manager(report) => {
-                print(game, choice, &report, None, args.json)
-            }
+            crate::mpi::RankOutcome::Manager(report) => print(game, choice, &report, None, args),
             crate::mpi::RankOutcome::Worker => Ok(()),
         };
     }
@@ -172,6 +176,10 @@ pub fn run(
             "this host was started as one of {n} processes (by mpirun or srun), but it is built without MPI, so each copy would solve everything into the same directory: build host-mpi (cargo build --release -p host --features mpi --bin host-mpi) and start that, or run host as one process"
         ))
         .into());
+    }
+    // A tier name that names nothing is refused before anything is opened.
+    if let solver::Scope::Tier(_) = &args.options.scope {
+        solver::graph_of(game, &args.options.scope)?;
     }
     // The only writer, and a writable place, before any work.
     let db = db::open_for_writing(&choice.resource, &game_key(game), args.wait)?;
@@ -202,7 +210,7 @@ pub fn run(
         let r = solver::solve(game, db.as_ref(), &args.options, progress.as_ref())?;
         (r, None)
     };
-    print(game, choice, &report, reachable, args.json)
+    print(game, choice, &report, reachable, args)
 }
 
 /// Prints the summary of a finished solve.
@@ -211,12 +219,15 @@ fn print(
     choice: &DbChoice,
     report: &SolveReport,
     reachable: Option<ReachableSummary>,
-    json: bool,
+    args: &SolveArgs,
 ) -> anyhow::Result<()> {
     let db = db::open(&choice.resource, &game_key(game))?;
     let mut s = summary(game, db.describe(), report)?;
     s.reachable = reachable;
-    if json {
+    if args.options.scope != solver::Scope::Whole {
+        s.partial = Some(args.options.scope.to_string());
+    }
+    if args.json {
         outln!("{}", serde_json::to_string_pretty(&s)?)?;
     } else {
         out!("{}", text(game, &s, report))?;

@@ -170,7 +170,7 @@ pub fn solve(
         let report = crate::solver::solve(game, db.as_ref(), options, progress.as_ref())?;
         return Ok(RankOutcome::Manager(report));
     }
-    let setup = Setup::new(game, api_version, resource, rank, size);
+    let setup = Setup::new(game, api_version, resource, rank, size, &options.scope);
     if rank == 0 {
         manager::run(&world, game, setup, resource, options).map(RankOutcome::Manager)
     } else {
@@ -204,6 +204,7 @@ impl Setup {
         resource: &str,
         rank: usize,
         ranks: usize,
+        scope: &crate::solver::Scope,
     ) -> Setup {
         let prepared = (|| -> Result<Prepared, MpiError> {
             let root = match crate::db::parse_resource(resource) {
@@ -223,8 +224,7 @@ impl Setup {
             } else {
                 crate::db::file::FileDb::open_for_job(root, key)?
             };
-            let graph =
-                crate::tier::TierGraph::discover(game).map_err(crate::solver::SolveError::from)?;
+            let graph = crate::solver::graph_of(game, scope)?;
             let fingerprint = checks::Fingerprint::of(game, api_version, &graph);
             Ok(Prepared {
                 graph,

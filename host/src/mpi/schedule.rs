@@ -153,6 +153,7 @@ mod tests {
             tier: Tier(tier),
             name: format!("t{tier}"),
             size,
+            stored: size,
             children: children.iter().map(|&c| Tier(c)).collect(),
             loopy: false,
             level: 0,

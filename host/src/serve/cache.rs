@@ -146,7 +146,8 @@ impl CachedDb {
         Ok(TierMeta {
             tier,
             name: self.game.tier_name(tier).map_err(module)?,
-            size: self.game.tier_size(tier).map_err(module)?,
+            // Full tier files hold the stored indices (the canonical prefix).
+            size: self.game.stored_size(tier).map_err(module)?,
         })
     }
 

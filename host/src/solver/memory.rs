@@ -230,7 +230,7 @@ fn record_bytes(winby: bool) -> u64 {
 /// The need of solving `node` alone (its own arrays), without its children: the
 /// larger of the solver's two passes.
 fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed {
-    let n = node.size;
+    let n = node.stored;
     let p = game.properties();
     let winby = p.supports_winby;
     let keep_turns = winby || (p.go_again && p.players > 1);
@@ -289,7 +289,7 @@ pub fn plan(
     reverse_graph: bool,
 ) -> Option<Plan> {
     let raw = record_bytes(game.supports_winby());
-    let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.size);
+    let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
     let mut waiting: HashMap<Tier, usize> = HashMap::new();
     for n in graph.order.iter().filter(|n| todo(n.tier)) {
         for c in &n.children {
@@ -305,7 +305,7 @@ pub fn plan(
             .filter_map(|t| graph.get(*t))
             .collect();
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
-            nodes.into_iter().partition(|n| n.size >= big_tier);
+            nodes.into_iter().partition(|n| n.stored >= big_tier);
         let mut groups: Vec<Vec<&TierNode>> = Vec::new();
         if !small.is_empty() {
             groups.push(small);
@@ -366,7 +366,7 @@ pub fn plan(
                 }
             }
             for n in &group {
-                if waiting.get(&n.tier).copied().unwrap_or(0) > 0 && n.size < big_tier {
+                if waiting.get(&n.tier).copied().unwrap_or(0) > 0 && n.stored < big_tier {
                     loaded.insert(n.tier);
                 }
             }
@@ -588,6 +588,7 @@ mod tests {
             tier: Tier(7),
             name: "seven".into(),
             size: 1 << 60,
+            stored: 1 << 60,
             children: Vec::new(),
             loopy: false,
             level: 0,

@@ -56,6 +56,16 @@ pub enum SolveError {
     /// The solve does not fit in memory, or an allocation failed.
     #[error(transparent)]
     Memory(#[from] memory::MemoryError),
+    /// The module gave a parent index past the tier's canonical prefix.
+    #[error("tier {tier}: the module gave parent index {index}, past the {prefix} canonical positions it numbers first (canonical_prefix); a bug in the module's numbering")]
+    PastPrefix {
+        /// The tier.
+        tier: Tier,
+        /// The index given.
+        index: u64,
+        /// The tier's canonical prefix.
+        prefix: u64,
+    },
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
     TooLarge(Tier, u64),
@@ -73,6 +83,14 @@ pub enum SolveError {
     /// A solved tier's records do not follow from its children: nothing was stored.
     #[error(transparent)]
     Verify(#[from] verify::VerifyError),
+    /// `--tier` named no tier of the game.
+    #[error("the game has no tier named '{name}' (tiers are named as `info` and `query` show them, e.g. {like})")]
+    NoSuchTier {
+        /// The name given.
+        name: String,
+        /// Some names of real tiers.
+        like: String,
+    },
 }
 
 /// How to report a solve as it goes.
@@ -122,6 +140,49 @@ pub struct SolveOptions {
     pub verify: verify::VerifyMode,
     /// The seed of the sample's choice of positions.
     pub seed: u64,
+    /// Which tiers to solve: all below the initial tier, or a closed part of them.
+    pub scope: Scope,
+}
+
+/// Which tiers a solve covers. Every scope is closed under tier children, so its
+/// tiers are solved exactly as in a whole solve.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// Every tier reachable from the initial tier.
+    #[default]
+    Whole,
+    /// The tiers within this many steps of the game's end (`TierGraph::endgame`).
+    Endgame(usize),
+    /// The named tier and every tier below it.
+    Tier(String),
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scope::Whole => write!(f, "every tier"),
+            Scope::Endgame(k) => write!(f, "the endgame of {k} steps (--endgame {k})"),
+            Scope::Tier(t) => write!(f, "tier {t} and the tiers below it (--tier {t})"),
+        }
+    }
+}
+
+/// The tiers `scope` covers, children first.
+pub fn graph_of(game: &GameHandle, scope: &Scope) -> Result<TierGraph, SolveError> {
+    let whole = TierGraph::discover(game)?;
+    Ok(match scope {
+        Scope::Whole => whole,
+        Scope::Endgame(k) => whole.endgame(*k),
+        Scope::Tier(name) => match whole.below(name) {
+            Some(g) => g,
+            None => {
+                return Err(SolveError::NoSuchTier {
+                    name: name.clone(),
+                    like: whole.names_like(name, 8).join(", "),
+                })
+            }
+        },
+    })
 }
 
 /// What a solve did.
@@ -145,8 +206,19 @@ pub struct SolveReport {
     pub initial_record: Record,
 }
 
-/// The metadata the database stores for a tier.
+/// The metadata the database stores for a tier of a full database: its stored
+/// indices (the canonical prefix where the module numbers canonical positions first).
 pub fn meta_of(node: &TierNode) -> TierMeta {
+    TierMeta {
+        tier: node.tier,
+        name: node.name.clone(),
+        size: node.stored,
+    }
+}
+
+/// The metadata of a tier of a reachable-only database, which marks positions over
+/// the tier's whole hash.
+pub fn full_meta_of(node: &TierNode) -> TierMeta {
     TierMeta {
         tier: node.tier,
         name: node.name.clone(),
@@ -154,7 +226,8 @@ pub fn meta_of(node: &TierNode) -> TierMeta {
     }
 }
 
-/// Solves every tier reachable from the initial tier that `db` does not already hold.
+/// Solves every tier of `options.scope` (by default every tier reachable from the
+/// initial tier) that `db` does not already hold.
 pub fn solve(
     game: &GameHandle,
     db: &dyn Database,
@@ -162,13 +235,13 @@ pub fn solve(
     progress: &dyn SolveProgress,
 ) -> Result<SolveReport, SolveError> {
     let started = Instant::now();
-    let graph = TierGraph::discover(game)?;
+    let graph = graph_of(game, &options.scope)?;
     let todo = pending_tiers(&graph, db, options, progress)?;
     let to_solve: u64 = graph
         .order
         .iter()
         .filter(|n| todo.contains(&n.tier))
-        .map(|n| n.size)
+        .map(|n| n.stored)
         .sum();
     let reverse_graph = match options.parents {
         parents::ParentMode::Forward => true,
@@ -210,7 +283,7 @@ pub fn solve(
         // Small tiers of a level are solved side by side; a large tier gets every
         // thread to itself, so memory stays near one tier plus its children.
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
-            nodes.into_iter().partition(|n| n.size >= BIG_TIER);
+            nodes.into_iter().partition(|n| n.stored >= BIG_TIER);
         if !small.is_empty() {
             solve_group(game, db, &small, &mut cache, options, progress)?;
         }
@@ -224,15 +297,18 @@ pub fn solve(
 
 /// Checks what `db` already holds for every tier of `graph` and returns the tiers
 /// still to solve: missing ones and stored ones that are corrupt (reported through
-/// `progress`). With `options.force` the database is cleared first; files left by an
-/// interrupted write are removed. Every solve path (one process or many) starts here.
+/// `progress`). With `options.force` the database is cleared first (a whole solve) or
+/// every tier of `graph` is solved again (a partial one: the other tiers stay); files
+/// left by an interrupted write are removed. Every solve path (one process or many)
+/// starts here.
 pub fn pending_tiers(
     graph: &TierGraph,
     db: &dyn Database,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<HashSet<Tier>, SolveError> {
-    if options.force {
+    let partial_force = options.force && options.scope != Scope::Whole;
+    if options.force && !partial_force {
         db.clear()?;
     }
     let removed = db.remove_temporaries()?;
@@ -246,6 +322,10 @@ pub fn pending_tiers(
         .collect::<Result<_, _>>()?;
     let mut todo = HashSet::new();
     for (node, status) in graph.order.iter().zip(&statuses) {
+        if partial_force {
+            todo.insert(node.tier);
+            continue;
+        }
         match status {
             TierStatus::Valid => progress.reused(node),
             TierStatus::Corrupt(reason) => {

@@ -10,7 +10,7 @@
 //! is stored; it must not change how a tier is solved.
 
 use super::compact::{compact_handle, TierMarks};
-use super::{meta_of, SolveError, SolveOptions, SolveProgress, SolveReport};
+use super::{full_meta_of, SolveError, SolveOptions, SolveProgress, SolveReport};
 use crate::db::{self, Coverage, Database, DbError, DbResult, StoredTier, TierMeta, TierStatus};
 use crate::game::{GameHandle, ModuleError};
 use crate::reach::{self, ReachError};
@@ -99,7 +99,11 @@ pub fn solve_reachable(
     let view = compact_handle(game, marks.clone());
     let compact_db = CompactDb {
         db,
-        metas: graph.order.iter().map(|n| (n.tier, meta_of(n))).collect(),
+        metas: graph
+            .order
+            .iter()
+            .map(|n| (n.tier, full_meta_of(n)))
+            .collect(),
         marks: marks.clone(),
     };
     let compact_options = SolveOptions {

@@ -113,7 +113,8 @@ pub fn solve_tier(
     let flow = Flow::of(game);
     let winby = game.supports_winby();
     let keep_turns = winby || flow == Flow::ByTurn;
-    let n = usize::try_from(node.size).map_err(|_| SolveError::TooLarge(node.tier, node.size))?;
+    let n =
+        usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
     let state = TierState {
         tier: node.tier,
         counters: filled(game, node, "child counters", n, || AtomicU32::new(0))?,
@@ -415,6 +416,13 @@ fn propagate(
                         None
                     };
                     for &p in found {
+                        if p as usize >= state.counters.len() {
+                            return Err(SolveError::PastPrefix {
+                                tier: state.tier,
+                                index: p,
+                                prefix: state.counters.len() as u64,
+                            });
+                        }
                         let v = match flow {
                             Flow::Alternate => child_value.invert(),
                             Flow::Puzzle => child_value,

@@ -222,6 +222,21 @@ impl<G: GameObject> FfiGame for Adapter<G> {
             .unwrap_or(0)
     }
 
+    fn canonical_prefix(&self, tier: Tier) -> CallResult<u64> {
+        guard("canonical_prefix", || {
+            Ok(
+                module_call!("canonical_prefix", self.game.canonical_prefix(tier))
+                    .unwrap_or(u64::MAX),
+            )
+        })
+    }
+
+    fn orbit_size(&self, p: TierPosition) -> CallResult<u64> {
+        guard("orbit_size", || {
+            Ok(module_call!("orbit_size", self.game.orbit_size(p)))
+        })
+    }
+
     fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
         guard("autogui_board", || {
             Ok(

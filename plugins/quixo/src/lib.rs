@@ -17,10 +17,12 @@
 //! Positions equal under the square's eight symmetries are merged (`symmetry`): on
 //! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
 //! return canonical positions, each once (`distinct`), and say so
-//! (`fast_paths_canonical`), so the host takes them as they are. On 3x3 and 4x4 a
+//! (`fast_paths_canonical`), so the host takes them as they are. On every size a
 //! tier's boards are numbered canonical ones first (`order`), so the solver's question
-//! "is this index canonical?" is a comparison and the skipped boards' records are one
-//! run of zeros; that numbering is the module's `index_version` 1.
+//! "is this index canonical?" is a comparison and the solver and the database need
+//! only a tier's first `canonical_prefix` indices; that numbering is the module's
+//! `index_version` 1, on 5x5 too. `orbit_size` says how many boards a canonical one
+//! stands for (`analyze --every-position`).
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
@@ -33,6 +35,7 @@ pub mod order;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
+pub mod wide;
 
 use board::{Board, Geometry, Side};
 use distinct::Distinct;
@@ -60,7 +63,7 @@ pub struct Quixo {
     symmetries: Symmetries,
     symmetric: bool,
     /// Per tier number, its canonical-first numbering, built on first use; empty when
-    /// boards are numbered by rank (no symmetry, or 5x5).
+    /// boards are numbered by rank (no symmetry).
     orders: Vec<OnceLock<CanonicalFirst>>,
 }
 
@@ -222,7 +225,7 @@ impl Game for Quixo {
             VariantInfo::new("3x3", "3x3 board: 55 tiers, 39,366 positions"),
             VariantInfo::new(
                 "5x5",
-                "the standard 5x5 board: 351 tiers, 2 * 3^25 positions (far too large to solve here)",
+                "the standard 5x5 board: 351 tiers, 2 * 3^25 positions (its endgame solves here: solve --endgame K, K blanks at most)",
             ),
         ]
     }
@@ -242,9 +245,10 @@ impl Game for Quixo {
         assert!(geo.max_moves() <= distinct::CAPACITY);
         let tables = Tables::new();
         let tiers = Tiers::new(&tables, geo.cells);
-        // Canonical-first numbering where the tables stay small (3x3, 4x4: 5.6 bytes
-        // a board at most); 5x5 is only ever sampled.
-        let orders = if SYMMETRY && geo.cells <= 16 {
+        // Canonical-first numbering on every size: 5.6 bytes a board at most on 3x3
+        // and 4x4, 0.19 on 5x5 (no index-to-rank table there), built for a tier when
+        // it is first used.
+        let orders = if SYMMETRY {
             (0..(geo.cells + 1) * (geo.cells + 1))
                 .map(|_| OnceLock::new())
                 .collect()
@@ -522,9 +526,24 @@ impl Game for Quixo {
         true
     }
 
-    /// 1: boards numbered canonical ones first (`order`); 0 before, and on 5x5.
+    /// 1: boards numbered canonical ones first (`order`); 0 before. On 5x5, 1 means
+    /// canonical first too (0 was boards in rank order).
     fn index_version(&self) -> u32 {
         u32::from(!self.orders.is_empty())
+    }
+
+    /// Two sides to move for each canonical board, counted by Burnside's lemma
+    /// without building the tier's numbering.
+    fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
+        let (x, o) = self.tiers.counts(tier)?;
+        (!self.orders.is_empty()).then(|| self.symmetries.classes(x as usize, o as usize) * 2)
+    }
+
+    fn orbit_size(&self, p: TierPosition) -> u64 {
+        if !self.symmetric {
+            return 1;
+        }
+        self.symmetries.orbit(self.decode(p).0)
     }
 
     #[inline]

@@ -12,12 +12,13 @@
 //! a handful of L1-resident lookups and no loop. Because a shorter half is a base-3
 //! number whose top digits are blank (the smallest digit), the ranks of a half do not
 //! depend on its length, and one set of tables serves 9 (3x3) and 16 (4x4) cells.
-//! Larger boards (5x5) use the plugin-api `Ranker`, slower but only ever sampled.
+//! Larger boards (5x5) rank with byte tables too (`wide`), to the plugin-api
+//! `Ranker`'s numbers.
 //!
 //! This file must not know about moves, turns or the plugin API's positions.
 
 use crate::board::Board;
-use gamesman_plugin_api::rank::Ranker;
+use crate::wide::{Wide, WideTables};
 
 /// Cells in the low half.
 const HALF: usize = 8;
@@ -39,6 +40,8 @@ pub struct Tables {
     halves: Vec<u16>,
     /// Where each count key's codes start in `halves`.
     halves_start: [u16; KEYS + 1],
+    /// The tables of boards of more than 16 cells.
+    wide: WideTables,
 }
 
 impl Tables {
@@ -87,6 +90,7 @@ impl Tables {
             local,
             halves,
             halves_start,
+            wide: WideTables::new(),
         }
     }
 
@@ -133,8 +137,8 @@ enum Method {
         /// See `first`.
         shift: u32,
     },
-    /// Larger boards: the generic multinomial ranker over a byte board.
-    Generic(Ranker),
+    /// Larger boards: the generic multinomial numbering, from byte tables.
+    Wide(Wide),
 }
 
 /// Ranks the boards with `xs` X and `os` O cubes.
@@ -206,7 +210,7 @@ impl TierRanker {
                 shift,
             }
         } else {
-            Method::Generic(Ranker::new(cells, &[xs, os]).expect("a board of at most 25 cells"))
+            Method::Wide(Wide::new(&t.wide, cells, xs, os))
         };
         TierRanker {
             xs: xs as u32,
@@ -220,6 +224,49 @@ impl TierRanker {
     /// The number of boards: ranks are exactly `0..size`.
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// The number of cells of the board.
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// Calls `f` with every board of the tier in rank order (rank 0 first). On 5x5 the
+    /// boards are walked, not unranked: the X cubes' cells in increasing order of their
+    /// bitmask (the colex order of their combination), and for each, the O cubes'
+    /// places among the cells left free in the same order.
+    pub fn for_each_in_order(&self, t: &Tables, mut f: impl FnMut(Board)) {
+        match &self.method {
+            Method::Split { .. } => {
+                for r in 0..self.size {
+                    f(self.unrank(t, r));
+                }
+            }
+            Method::Wide(_) => {
+                let (xs, os, cells) = (self.xs, self.os, self.cells as u32);
+                let all = ((1u64 << cells) - 1) as u32;
+                let free_cells = cells - xs;
+                let mut x = first_combination(xs);
+                loop {
+                    let free = all & !x;
+                    let mut c = first_combination(os);
+                    loop {
+                        f(Board {
+                            x,
+                            o: deposit(c, free),
+                        });
+                        match next_combination(c, free_cells) {
+                            Some(n) => c = n,
+                            None => break,
+                        }
+                    }
+                    match next_combination(x, cells) {
+                        Some(n) => x = n,
+                        None => break,
+                    }
+                }
+            }
+        }
     }
 
     /// The rank of `b`, which must have this ranker's counts (checked in debug builds).
@@ -236,7 +283,7 @@ impl TierRanker {
                     + t.local[(low & 0xffff) as usize] as u32;
                 r as u64
             }
-            Method::Generic(r) => r.rank(&to_bytes(b, self.cells)[..self.cells]),
+            Method::Wide(w) => w.rank(&t.wide, b.x, b.o),
         }
     }
 
@@ -267,36 +314,78 @@ impl TierRanker {
                     o: (low >> 8) | (high >> 8) << 8,
                 }
             }
-            Method::Generic(ranker) => {
-                let mut bytes = [0u8; 32];
-                ranker.unrank(r, &mut bytes[..self.cells]);
-                let mut b = Board::default();
-                for (i, &v) in bytes[..self.cells].iter().enumerate() {
-                    match v {
-                        1 => b.x |= 1 << i,
-                        2 => b.o |= 1 << i,
-                        _ => {}
-                    }
-                }
-                b
+            Method::Wide(w) => {
+                let (x, o) = w.unrank(&t.wide, r);
+                Board { x, o }
             }
         }
     }
 }
 
-/// A board as one byte per cell (0 blank, 1 X, 2 O), for the generic ranker.
-fn to_bytes(b: Board, cells: usize) -> [u8; 32] {
-    let mut bytes = [0u8; 32];
-    for (i, v) in bytes[..cells].iter_mut().enumerate() {
-        *v = (b.x >> i & 1) as u8 | ((b.o >> i & 1) as u8) << 1;
+/// The smallest bitmask with `k` bits set.
+fn first_combination(k: u32) -> u32 {
+    ((1u64 << k) - 1) as u32
+}
+
+/// The next larger bitmask with as many bits set as `c`, within `bits` bits (Gosper's
+/// hack), or `None` after the last.
+#[inline(always)]
+fn next_combination(c: u32, bits: u32) -> Option<u32> {
+    if c == 0 {
+        return None;
     }
-    bytes
+    let c = c as u64;
+    let low = c & c.wrapping_neg();
+    let ripple = c + low;
+    let next = (((ripple ^ c) >> 2) / low) | ripple;
+    (next < 1u64 << bits).then_some(next as u32)
+}
+
+/// The bits of `c`, lowest first, placed on the set bits of `mask` (a software
+/// `pdep`).
+#[inline(always)]
+fn deposit(mut c: u32, mut mask: u32) -> u32 {
+    let mut out = 0;
+    while c != 0 && mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if c & 1 == 1 {
+            out |= bit;
+        }
+        c >>= 1;
+        mask &= mask - 1;
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn boards_are_walked_in_rank_order() {
+        let t = Tables::new();
+        for (cells, xs, os) in [
+            (25, 3, 2),
+            (25, 0, 0),
+            (25, 25, 0),
+            (25, 0, 25),
+            (25, 12, 12),
+            (16, 5, 4),
+            (9, 3, 3),
+        ] {
+            let r = TierRanker::new(&t, cells, xs, os);
+            let mut next = 0u64;
+            let limit = 200_000;
+            r.for_each_in_order(&t, |b| {
+                if next < limit {
+                    assert_eq!(r.rank(&t, b), next, "({cells}, {xs}, {os})");
+                }
+                next += 1;
+            });
+            assert_eq!(next, r.size(), "({cells}, {xs}, {os})");
+        }
+    }
 
     fn round_trip_all(cells: usize, xs: usize, os: usize) {
         let t = Tables::new();

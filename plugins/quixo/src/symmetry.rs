@@ -19,6 +19,11 @@ pub struct Symmetries {
     /// 4x4 only: `bytes[k - 1][half][byte]`, the image under symmetry `k` of the cells
     /// of one byte (`half` 0: cells 0..8, 1: cells 8..16) of a 16-bit board.
     bytes: Vec<[[u16; 256]; 2]>,
+    /// Other sizes: `wide[k - 1][chunk][byte]`, the image under symmetry `k` of the
+    /// cells `8 * chunk..8 * chunk + 8` of a board (four chunks cover 25 cells).
+    wide: Vec<[[u32; 256]; 4]>,
+    /// The cycles of each symmetry's permutation of the cells, as their lengths.
+    cycles: Vec<Vec<usize>>,
 }
 
 /// Swaps the bits of `v` selected by `mask` with those `shift` places above them.
@@ -75,10 +80,31 @@ impl Symmetries {
                 .collect();
             maps.push(map);
         }
+        let cycles = maps
+            .iter()
+            .map(|map: &Vec<u8>| {
+                let mut seen = vec![false; n * n];
+                let mut lengths = Vec::new();
+                for start in 0..n * n {
+                    let (mut c, mut len) = (start, 0);
+                    while !seen[c] {
+                        seen[c] = true;
+                        c = map[c] as usize;
+                        len += 1;
+                    }
+                    if len > 0 {
+                        lengths.push(len);
+                    }
+                }
+                lengths
+            })
+            .collect();
         let mut sym = Symmetries {
             side,
             maps,
             bytes: Vec::new(),
+            wide: Vec::new(),
+            cycles,
         };
         if side == 4 {
             sym.bytes = (1..8)
@@ -93,8 +119,69 @@ impl Symmetries {
                     t
                 })
                 .collect();
+        } else {
+            sym.wide = (1..8)
+                .map(|k| {
+                    let mut t = [[0u32; 256]; 4];
+                    for (chunk, table) in t.iter_mut().enumerate() {
+                        for (byte, slot) in table.iter_mut().enumerate() {
+                            let bits = ((byte as u64) << (8 * chunk)) as u32;
+                            let bits = bits & ((1u64 << (n * n)) - 1) as u32;
+                            *slot = sym.image(Board { x: bits, o: 0 }, k).x;
+                        }
+                    }
+                    t
+                })
+                .collect();
         }
         sym
+    }
+
+    /// The number of classes (canonical boards) among the boards with `x` X and `o`
+    /// O cubes, by Burnside's lemma: the mean over the eight symmetries of the boards
+    /// each one fixes (a fixed board gives every cell of a cycle one symbol).
+    pub fn classes(&self, x: usize, o: usize) -> u64 {
+        let fixed: u128 = self
+            .cycles
+            .iter()
+            .map(|lengths| {
+                // ways[a][b]: colourings of the cycles so far with a X and b O cells.
+                let mut ways = vec![vec![0u128; o + 1]; x + 1];
+                ways[0][0] = 1;
+                for &len in lengths {
+                    let mut next = vec![vec![0u128; o + 1]; x + 1];
+                    for a in 0..=x {
+                        for b in 0..=o {
+                            let w = ways[a][b];
+                            if w == 0 {
+                                continue;
+                            }
+                            next[a][b] += w;
+                            if a + len <= x {
+                                next[a + len][b] += w;
+                            }
+                            if b + len <= o {
+                                next[a][b + len] += w;
+                            }
+                        }
+                    }
+                    ways = next;
+                }
+                ways[x][o]
+            })
+            .sum();
+        (fixed / 8) as u64
+    }
+
+    /// The image of `bits` (one symbol's cells) under symmetry `k` in `1..8`, from the
+    /// byte tables of sizes other than 4x4.
+    #[inline(always)]
+    fn wide_image(&self, bits: u32, k: usize) -> u32 {
+        let t = &self.wide[k - 1];
+        t[0][(bits & 0xff) as usize]
+            | t[1][(bits >> 8 & 0xff) as usize]
+            | t[2][(bits >> 16 & 0xff) as usize]
+            | t[3][(bits >> 24) as usize]
     }
 
     /// The image of `b` under symmetry `k` (`0..8`, 0 the identity), cell by cell.
@@ -129,7 +216,12 @@ impl Symmetries {
     #[inline(always)]
     pub fn is_canonical(&self, b: Board) -> bool {
         if self.side != 4 {
-            return self.canonical_by_maps(b) == b;
+            // The smallest (o, x): an image with a smaller o, or an equal o and a
+            // smaller x, shows b is not canonical; o alone decides most boards.
+            return (1..8).all(|k| {
+                let io = self.wide_image(b.o, k);
+                io > b.o || (io == b.o && self.wide_image(b.x, k) >= b.x)
+            });
         }
         let own = b.x | b.o << 16;
         let (x, o) = (b.x as usize, b.o as usize);
@@ -140,13 +232,28 @@ impl Symmetries {
         })
     }
 
-    /// `canonical` cell by cell, for the sizes without a word-parallel path.
-    #[inline(never)]
+    /// The number of distinct boards among `b`'s eight images: 8 over the number of
+    /// symmetries that fix `b`.
+    pub fn orbit(&self, b: Board) -> u64 {
+        let fixed = (0..8).filter(|&k| self.image(b, k) == b).count() as u64;
+        8 / fixed
+    }
+
+    /// `canonical` from the byte tables, for the sizes other than 4x4.
+    #[inline(always)]
     fn canonical_by_maps(&self, b: Board) -> Board {
-        (0..8)
-            .map(|k| self.image(b, k))
-            .min_by_key(|i| (i.o, i.x))
-            .expect("eight images")
+        let mut best = b;
+        for k in 1..8 {
+            let io = self.wide_image(b.o, k);
+            if io > best.o {
+                continue;
+            }
+            let ix = self.wide_image(b.x, k);
+            if io < best.o || ix < best.x {
+                best = Board { x: ix, o: io };
+            }
+        }
+        best
     }
 }
 
@@ -241,6 +348,56 @@ mod tests {
             s.canonical(Board { x: 1 << 15, o: 0 }),
             Board { x: 1, o: 0 }
         );
+    }
+
+    #[test]
+    fn the_table_paths_match_the_cell_maps_and_burnside_counts_classes() {
+        for side in [3, 5] {
+            let s = Symmetries::new(side);
+            let mut seed = 11;
+            for _ in 0..2000 {
+                let b = random_board(&mut seed, side * side);
+                let slow = (0..8)
+                    .map(|k| s.image(b, k))
+                    .min_by_key(|i| (i.o, i.x))
+                    .unwrap();
+                assert_eq!(s.canonical(b), slow);
+                for k in 0..8 {
+                    let i = s.image(b, k);
+                    assert_eq!(s.is_canonical(i), i == slow);
+                }
+            }
+        }
+        // Burnside against a count of canonical boards, on every 3x3 tier and on
+        // 4x4 tiers.
+        for side in [3, 4] {
+            let s = Symmetries::new(side);
+            let cells = side * side;
+            let mut counts = std::collections::HashMap::new();
+            for code in 0..3u64.pow(cells as u32) {
+                let (mut b, mut rest) = (Board::default(), code);
+                for i in 0..cells {
+                    match rest % 3 {
+                        1 => b.x |= 1 << i,
+                        2 => b.o |= 1 << i,
+                        _ => {}
+                    }
+                    rest /= 3;
+                }
+                if s.is_canonical(b) {
+                    *counts
+                        .entry((b.x.count_ones() as usize, b.o.count_ones() as usize))
+                        .or_insert(0u64) += 1;
+                }
+            }
+            for ((x, o), n) in counts {
+                assert_eq!(s.classes(x, o), n, "{side}x{side} ({x}, {o})");
+            }
+        }
+        // 5x5: the empty board and the one-cube boards (corner, edge, inner classes).
+        let s = Symmetries::new(5);
+        assert_eq!(s.classes(0, 0), 1);
+        assert_eq!(s.classes(1, 0), 6);
     }
 
     #[test]
