@@ -6,7 +6,9 @@
 //! `--reachable` count what analyze counts; a failed or killed export leaves nothing
 //! under the final name.
 
-use arrow_array::{Array, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array, UInt8Array};
+use arrow_array::{
+    Array, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array, UInt8Array,
+};
 use e2e_tests::run::run_host;
 use e2e_tests::workspace::{host_binary, plugin};
 use gamesman_host::db::{self, Database, GameKey};
@@ -58,7 +60,10 @@ fn opt_u32(a: &UInt32Array, i: usize) -> Option<u32> {
 
 fn opt_i64(b: &RecordBatch, i: usize) -> Option<i64> {
     let a = b.column_by_name("winby")?;
-    let a = a.as_any().downcast_ref::<Int64Array>().expect("winby is Int64");
+    let a = a
+        .as_any()
+        .downcast_ref::<Int64Array>()
+        .expect("winby is Int64");
     (!a.is_null(i)).then(|| a.value(i))
 }
 
@@ -184,7 +189,9 @@ fn csv_records(path: &Path) -> Vec<BTreeMap<String, String>> {
 }
 
 fn opt<T: std::str::FromStr>(m: &BTreeMap<String, String>, k: &str) -> Option<T> {
-    m.get(k).filter(|s| !s.is_empty()).map(|s| s.parse().ok().unwrap())
+    m.get(k)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().ok().unwrap())
 }
 
 fn csv_rows(path: &Path) -> Vec<Row> {
@@ -262,12 +269,7 @@ impl Solved {
     fn host(&self, args: &[&str]) -> e2e_tests::run::RunOutput {
         let lib = plugin(self.name);
         let resource = self.resource();
-        let mut all = vec![
-            "--plugin",
-            lib.to_str().unwrap(),
-            "--variant",
-            self.variant,
-        ];
+        let mut all = vec!["--plugin", lib.to_str().unwrap(), "--variant", self.variant];
         all.extend_from_slice(&args[..1]);
         all.extend_from_slice(&["--db", &resource]);
         all.extend_from_slice(&args[1..]);
@@ -304,13 +306,21 @@ fn agree_with_query(s: &Solved, rows: &[Row], step: usize) {
     for (k, row) in rows.iter().enumerate().step_by(step) {
         let r = s.report(row.tier, row.idx);
         let got = (&row.position, row.value.as_str(), row.remoteness, row.winby);
-        assert_eq!(got, (&r.position, r.value, r.remoteness, r.winby), "{row:?}");
+        assert_eq!(
+            got,
+            (&r.position, r.value, r.remoteness, r.winby),
+            "{row:?}"
+        );
         let p = TierPosition::new(Tier(row.tier), row.idx);
         assert_eq!(row.turn, s.game.turn(p).unwrap().0, "{row:?}");
         if k % (step * 400) == 0 {
             let j = s.json(&["query", "--json", &row.position]);
             assert_eq!(j["value"], row.value.as_str(), "{row:?}");
-            assert_eq!(j["remoteness"], serde_json::json!(row.remoteness), "{row:?}");
+            assert_eq!(
+                j["remoteness"],
+                serde_json::json!(row.remoteness),
+                "{row:?}"
+            );
             assert_eq!(j["winby"], serde_json::json!(row.winby), "{row:?}");
         }
         checked += 1;
@@ -333,7 +343,12 @@ fn analyzed(s: &Solved, section: &str) -> BTreeMap<String, u64> {
     let players = a["players"].as_u64().unwrap();
     let v = &a[section]["counts"]["by_value"];
     let mut m = BTreeMap::new();
-    for (k, name) in [("win", "win"), ("lose", "lose"), ("tie", "tie"), ("draw", "draw")] {
+    for (k, name) in [
+        ("win", "win"),
+        ("lose", "lose"),
+        ("tie", "tie"),
+        ("draw", "draw"),
+    ] {
         let name = match (players, name) {
             (1, "win") => "solvable",
             (1, _) => "unsolvable",
@@ -356,7 +371,13 @@ fn formats_agree(s: &Solved, step: usize, extra: &[&str], section: &str) -> Vec<
     let cs = csv_rows(&s.export("all.csv", extra));
     assert_eq!(pq, sq, "parquet and sqlite");
     assert_eq!(pq, cs, "parquet and csv");
-    assert_eq!(by_value(&pq), analyzed(s, section), "{} {}", s.name, s.variant);
+    assert_eq!(
+        by_value(&pq),
+        analyzed(s, section),
+        "{} {}",
+        s.name,
+        s.variant
+    );
     agree_with_query(s, &pq, step);
     pq
 }
@@ -389,10 +410,16 @@ fn mtttier_exports_agree_with_query_and_analyze_on_every_position() {
         }
     );
     // Every move of every position, in all three formats, as query ranks them.
-    let pm = parquet_moves(&s.export("m.parquet", &["--moves"]).with_file_name("m.moves.parquet"));
+    let pm = parquet_moves(
+        &s.export("m.parquet", &["--moves"])
+            .with_file_name("m.moves.parquet"),
+    );
     let winby = s.game.supports_winby();
     let sm = sqlite_moves(&s.export("m.sqlite", &["--moves"]), winby);
-    let cm = csv_moves(&s.export("m.csv", &["--moves"]).with_file_name("m.moves.csv"));
+    let cm = csv_moves(
+        &s.export("m.csv", &["--moves"])
+            .with_file_name("m.moves.csv"),
+    );
     assert_eq!(pm, sm);
     assert_eq!(pm, cm);
     let mut at = 0;
@@ -400,9 +427,18 @@ fn mtttier_exports_agree_with_query_and_analyze_on_every_position() {
         let r = s.report(row.tier, row.idx);
         for (k, m) in r.moves.iter().enumerate() {
             let got = &pm[at];
-            assert_eq!((got.tier, got.idx, got.rank as usize), (row.tier, row.idx, k));
             assert_eq!(
-                (&got.mv, &got.child, got.value.as_str(), got.remoteness, got.move_value.as_str()),
+                (got.tier, got.idx, got.rank as usize),
+                (row.tier, row.idx, k)
+            );
+            assert_eq!(
+                (
+                    &got.mv,
+                    &got.child,
+                    got.value.as_str(),
+                    got.remoteness,
+                    got.move_value.as_str()
+                ),
                 (&m.mv, &m.position, m.value, m.remoteness, m.move_value)
             );
             at += 1;
@@ -439,11 +475,21 @@ fn quixo_3x3_exports_agree_with_query_and_analyze() {
     let mut cmd = e2e_tests::run::host_command(
         &host_binary(),
         &[
-            "--plugin", lib.to_str().unwrap(), "--variant", "3x3", "export", "--db", &resource,
-            "--moves", "--all-positions", "--out", out.to_str().unwrap(),
+            "--plugin",
+            lib.to_str().unwrap(),
+            "--variant",
+            "3x3",
+            "export",
+            "--db",
+            &resource,
+            "--moves",
+            "--all-positions",
+            "--out",
+            out.to_str().unwrap(),
         ],
     );
-    cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
     let mut child = cmd.spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(150));
     let _ = child.kill();
@@ -453,9 +499,18 @@ fn quixo_3x3_exports_agree_with_query_and_analyze() {
     }
     // A failing export (a tier the game does not have) writes nothing either.
     let bad = s.dir.path().join("bad.csv");
-    let r = s.host(&["export", "--out", bad.to_str().unwrap(), "--tiers", "999999"]);
+    let r = s.host(&[
+        "export",
+        "--out",
+        bad.to_str().unwrap(),
+        "--tiers",
+        "999999",
+    ]);
     let text = r.assert_failure_code(2);
-    assert!(text.contains("tier 999999 is not a tier of this game"), "{text}");
+    assert!(
+        text.contains("tier 999999 is not a tier of this game"),
+        "{text}"
+    );
     assert!(!bad.exists());
     let dir_left: Vec<_> = std::fs::read_dir(s.dir.path())
         .unwrap()

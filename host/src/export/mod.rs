@@ -234,7 +234,8 @@ impl Staged {
 
     fn keep(mut self) -> Result<u64, ExportError> {
         let f = std::fs::File::open(&self.temp).map_err(|e| ExportError::write(&self.dest, e))?;
-        f.sync_all().map_err(|e| ExportError::write(&self.dest, e))?;
+        f.sync_all()
+            .map_err(|e| ExportError::write(&self.dest, e))?;
         let bytes = f.metadata().map(|m| m.len()).unwrap_or(0);
         std::fs::rename(&self.temp, &self.dest).map_err(|e| ExportError::write(&self.dest, e))?;
         self.kept = true;
@@ -352,7 +353,11 @@ pub fn export(
             second.as_ref().map(|s| s.temp.as_path()),
             &meta,
         )?),
-        Format::Sqlite => Box::new(sqlite::SqliteSink::create(&main.temp, options.moves, &meta)?),
+        Format::Sqlite => Box::new(sqlite::SqliteSink::create(
+            &main.temp,
+            options.moves,
+            &meta,
+        )?),
         Format::Csv => Box::new(csv::CsvSink::create(
             &main.temp,
             second.as_ref().map(|s| s.temp.as_path()),

@@ -142,7 +142,9 @@ impl Sink for ParquetSink {
             Arc::new(UInt32Array::from_iter(rows.iter().map(|r| r.remoteness))),
         ];
         if self.winby {
-            columns.push(Arc::new(Int64Array::from_iter(rows.iter().map(|r| r.winby))));
+            columns.push(Arc::new(Int64Array::from_iter(
+                rows.iter().map(|r| r.winby),
+            )));
         }
         self.positions.write(columns)
     }
@@ -164,7 +166,9 @@ impl Sink for ParquetSink {
             Arc::new(UInt32Array::from_iter(rows.iter().map(|r| r.remoteness))),
         ];
         if self.winby {
-            columns.push(Arc::new(Int64Array::from_iter(rows.iter().map(|r| r.winby))));
+            columns.push(Arc::new(Int64Array::from_iter(
+                rows.iter().map(|r| r.winby),
+            )));
         }
         columns.push(strings(rows.iter().map(|r| r.move_value)));
         table.write(columns)

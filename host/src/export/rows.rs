@@ -232,11 +232,7 @@ impl<'a> Source<'a> {
 
     /// The row of position `i` of `tier`, and its moves; `None` when it is not
     /// exported.
-    fn row(
-        &self,
-        tier: Tier,
-        i: u64,
-    ) -> Result<Option<(PositionRow, Vec<MoveRow>)>, ExportError> {
+    fn row(&self, tier: Tier, i: u64) -> Result<Option<(PositionRow, Vec<MoveRow>)>, ExportError> {
         let game = self.game;
         let p = TierPosition::new(tier, i);
         let c = if self.every { game.canonical(p)? } else { p };

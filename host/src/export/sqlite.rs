@@ -63,8 +63,11 @@ impl SqliteSink {
         conn.execute_batch(&schema_sql(meta.winby, moves))
             .map_err(fail)?;
         for (k, v) in &meta.pairs {
-            conn.execute("INSERT INTO meta (key, value) VALUES (?1, ?2)", params![k, v])
-                .map_err(fail)?;
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                params![k, v],
+            )
+            .map_err(fail)?;
         }
         Ok(SqliteSink {
             conn,
@@ -91,13 +94,30 @@ impl Sink for SqliteSink {
             .transaction()
             .map_err(|e| ExportError::write(&self.path, e))?;
         {
-            let mut st = tx.prepare_cached(sql).map_err(|e| ExportError::write(&self.path, e))?;
+            let mut st = tx
+                .prepare_cached(sql)
+                .map_err(|e| ExportError::write(&self.path, e))?;
             for r in rows {
                 let (tier, idx) = (r.tier as i64, r.idx as i64);
                 let done = if self.winby {
-                    st.execute(params![tier, idx, r.position, r.turn, r.value, r.remoteness, r.winby])
+                    st.execute(params![
+                        tier,
+                        idx,
+                        r.position,
+                        r.turn,
+                        r.value,
+                        r.remoteness,
+                        r.winby
+                    ])
                 } else {
-                    st.execute(params![tier, idx, r.position, r.turn, r.value, r.remoteness])
+                    st.execute(params![
+                        tier,
+                        idx,
+                        r.position,
+                        r.turn,
+                        r.value,
+                        r.remoteness
+                    ])
                 };
                 done.map_err(|e| ExportError::write(&self.path, e))?;
             }
@@ -119,17 +139,33 @@ impl Sink for SqliteSink {
             .transaction()
             .map_err(|e| ExportError::write(&self.path, e))?;
         {
-            let mut st = tx.prepare_cached(sql).map_err(|e| ExportError::write(&self.path, e))?;
+            let mut st = tx
+                .prepare_cached(sql)
+                .map_err(|e| ExportError::write(&self.path, e))?;
             for r in rows {
                 let (tier, idx) = (r.tier as i64, r.idx as i64);
                 let done = if self.winby {
                     st.execute(params![
-                        tier, idx, r.rank, r.mv, r.child, r.value, r.remoteness, r.winby,
+                        tier,
+                        idx,
+                        r.rank,
+                        r.mv,
+                        r.child,
+                        r.value,
+                        r.remoteness,
+                        r.winby,
                         r.move_value
                     ])
                 } else {
                     st.execute(params![
-                        tier, idx, r.rank, r.mv, r.child, r.value, r.remoteness, r.move_value
+                        tier,
+                        idx,
+                        r.rank,
+                        r.mv,
+                        r.child,
+                        r.value,
+                        r.remoteness,
+                        r.move_value
                     ])
                 };
                 done.map_err(|e| ExportError::write(&self.path, e))?;
