@@ -8,6 +8,7 @@ pub mod cmodule;
 pub mod compat;
 pub mod data_dir;
 pub mod db;
+pub mod export;
 pub mod game;
 pub mod info;
 pub mod loader;

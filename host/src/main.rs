@@ -5,6 +5,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use gamesman_host::cli::analyze::AnalyzeArgs;
+use gamesman_host::cli::export::ExportArgs;
 use gamesman_host::cli::install::InstallArgs;
 use gamesman_host::cli::play::PlayArgs;
 use gamesman_host::cli::query::QueryArgs;
@@ -238,6 +239,34 @@ enum Command {
         #[arg(long)]
         every_position: bool,
     },
+    /// Write the solved positions (and with --moves every move) to a Parquet, SQLite
+    /// or CSV file: one row per position with its value, remoteness and WinBy.
+    #[command(after_help = help::EXPORT)]
+    Export {
+        #[arg(long, help = DB_HELP)]
+        db: Option<String>,
+        /// parquet, sqlite or csv (default: from the --out file's extension).
+        #[arg(long)]
+        format: Option<String>,
+        /// The file to write (Parquet and CSV write the moves to NAME.moves.EXT beside it).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Only positions reachable from the initial position.
+        #[arg(long)]
+        reachable: bool,
+        /// Also every move of every position, ranked as `query` ranks them.
+        #[arg(long)]
+        moves: bool,
+        /// Only these tiers (comma-separated tier numbers).
+        #[arg(long, value_delimiter = ',', value_name = "TIER,...")]
+        tiers: Vec<u64>,
+        /// Every position, not only the canonical ones (games with symmetries).
+        #[arg(long)]
+        all_positions: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Work on databases as a whole: `db copy SRC DST` copies the variant's tiers.
     #[command(subcommand, after_help = help::DB)]
     Db(DbCommand),
@@ -310,6 +339,7 @@ impl Command {
             | Command::Play { json, .. }
             | Command::Query { json, .. }
             | Command::Analyze { json, .. }
+            | Command::Export { json, .. }
             | Command::List { json }
             | Command::InstallPlugin { json, .. } => *json,
             Command::Verify { .. }
@@ -596,6 +626,28 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 every_position,
             };
             cli::analyze::run(&game, &inv, &choice, &args)?;
+        }
+        Command::Export {
+            db,
+            format,
+            out,
+            reachable,
+            moves,
+            tiers,
+            all_positions,
+            json,
+        } => {
+            let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
+            let args = ExportArgs {
+                format,
+                out,
+                reachable,
+                moves,
+                tiers,
+                all_positions,
+                json,
+            };
+            cli::export::run(&game, &inv, &choice, &args)?;
         }
         Command::Db(DbCommand::Copy { src, dst }) => {
             cli::dbcopy::run(&game, &src, &dst, cli.cache.as_deref())?;

@@ -208,3 +208,50 @@ impl crate::verify_db::VerifyProgress for VerifyBar {
         }
     }
 }
+
+/// `host export`'s progress: a bar on a terminal, a log line at the end otherwise.
+pub fn export_for_stderr() -> Box<dyn crate::export::ExportProgress> {
+    Box::new(ExportBar {
+        bar: Mutex::new(None),
+        terminal: std::io::stderr().is_terminal(),
+    })
+}
+
+/// The export reporter.
+struct ExportBar {
+    bar: Mutex<Option<ProgressBar>>,
+    terminal: bool,
+}
+
+impl crate::export::ExportProgress for ExportBar {
+    fn start(&self, positions: u64) {
+        log::info!("exporting: looking at {} positions", count(positions));
+        if self.terminal {
+            let bar = ProgressBar::with_draw_target(Some(positions), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "exporting [{bar:40}] {human_pos}/{human_len} positions {rate} ETA {eta}",
+                )
+                .expect("template")
+                .with_key(
+                    "rate",
+                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}/s", rate(state.per_sec()));
+                    },
+                )
+                .progress_chars("=> "),
+            );
+            *self.bar.lock().expect("bar") = Some(bar);
+        }
+    }
+    fn advance(&self, positions: u64) {
+        if let Some(b) = self.bar.lock().expect("bar").as_ref() {
+            b.inc(positions);
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = self.bar.lock().expect("bar").take() {
+            b.finish_and_clear();
+        }
+    }
+}

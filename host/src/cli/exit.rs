@@ -9,6 +9,7 @@ use super::CliError;
 use crate::analyze::AnalyzeError;
 use crate::data_dir::NoDataDir;
 use crate::db::DbError;
+use crate::export::ExportError;
 use crate::game::ModuleError;
 use crate::info::InfoError;
 use crate::loader::LoadError;
@@ -158,6 +159,18 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
             AnalyzeError::Module(_) | AnalyzeError::Reach(_) => Exit::Module,
             AnalyzeError::Graph(e) => graph(e),
             AnalyzeError::Db(e) => db(e),
+        });
+    }
+    if let Some(e) = e.downcast_ref::<ExportError>() {
+        return Some(match e {
+            ExportError::Module(_) | ExportError::Reach(_) => Exit::Module,
+            ExportError::Graph(e) => graph(e),
+            ExportError::Db(e) => db(e),
+            ExportError::Query(QueryError::Rank(e)) => rank(e),
+            ExportError::Query(_) => Exit::Module,
+            ExportError::UnknownTier(..) => Exit::Usage,
+            ExportError::Unsolved { .. } => Exit::Database,
+            ExportError::Write { .. } => Exit::Failure,
         });
     }
     if let Some(e) = e.downcast_ref::<PlotError>() {

@@ -100,6 +100,14 @@ Examples:
   host --plugin quixo --variant 3x3 analyze --plot quixo.png --log-scale
   host --plugin mtttier analyze --json";
 
+/// After `export --help`.
+pub const EXPORT: &str = "\
+Examples:
+  host --plugin mtttier export --out mtttier.parquet
+  host --plugin mtttier export --format sqlite --out mtttier.db --moves
+  host --plugin quixo --variant 3x3 export --out quixo.csv --reachable
+  host --plugin quixo --variant 3x3 export --out quixo-all.parquet --all-positions --tiers 0,1";
+
 /// After `list --help`.
 pub const LIST: &str = "\
 Examples:

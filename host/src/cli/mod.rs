@@ -25,6 +25,7 @@ pub mod analyze;
 pub mod dbcopy;
 pub mod docs;
 pub mod exit;
+pub mod export;
 pub mod help;
 pub mod install;
 pub mod list;

@@ -1,0 +1,99 @@
+//! `host export`: the solved variant's positions (and with `--moves` its moves) as a
+//! Parquet, SQLite or CSV file, with a progress bar, then one line (or JSON) saying
+//! what was written. The format comes from `--format` or the file's extension; both
+//! are checked before any work. The rows and files are the engine's (`export`).
+
+use super::{open_solved, CliError, DbChoice, Invocation};
+use crate::export::{self, ExportOptions, Format};
+use crate::game::GameHandle;
+use crate::numbers::count;
+use crate::progress;
+use gamesman_plugin_api::Tier;
+use std::path::PathBuf;
+
+/// What `export` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct ExportArgs {
+    /// `--format` as typed.
+    pub format: Option<String>,
+    /// The file to write.
+    pub out: PathBuf,
+    /// Only positions reachable from the start.
+    pub reachable: bool,
+    /// Also the moves.
+    pub moves: bool,
+    /// Only these tiers.
+    pub tiers: Vec<u64>,
+    /// Every position, not only canonical ones.
+    pub all_positions: bool,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// The format asked for, or the one the file name says.
+pub fn format_of(args: &ExportArgs) -> Result<Format, CliError> {
+    match &args.format {
+        Some(name) => Format::parse(name).ok_or_else(|| {
+            CliError::Usage(format!(
+                "unknown export format {}: use parquet, sqlite or csv",
+                crate::messages::quote(name)
+            ))
+        }),
+        None => Format::of_path(&args.out).ok_or_else(|| {
+            CliError::Usage(format!(
+                "cannot tell the format of {} from its name: pass --format parquet, sqlite or csv (or name the file .parquet, .sqlite or .csv)",
+                args.out.display()
+            ))
+        }),
+    }
+}
+
+/// Runs `export` and says what it wrote.
+pub fn run(
+    game: &GameHandle,
+    inv: &Invocation,
+    choice: &DbChoice,
+    args: &ExportArgs,
+) -> anyhow::Result<()> {
+    let format = format_of(args)?;
+    if args.out.is_dir() {
+        return Err(CliError::Usage(format!(
+            "--out {} is a directory: name the file to write",
+            args.out.display()
+        ))
+        .into());
+    }
+    if args.all_positions && !game.properties().has_symmetry {
+        log::info!(
+            "{} has no symmetries: every position is canonical, so --all-positions changes nothing",
+            game.module_name()
+        );
+    }
+    let db = open_solved(game, inv, choice, false)?;
+    let options = ExportOptions {
+        reachable: args.reachable,
+        moves: args.moves,
+        tiers: (!args.tiers.is_empty()).then(|| args.tiers.iter().map(|&t| Tier(t)).collect()),
+        all_positions: args.all_positions,
+    };
+    let bar = progress::export_for_stderr();
+    let report = export::export(game, db.as_ref(), format, &args.out, &options, bar.as_ref())?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        let moves = match &report.moves_path {
+            Some(p) => format!(" and {} moves to {}", count(report.moves), p.display()),
+            None if args.moves => format!(" with {} moves", count(report.moves)),
+            None => String::new(),
+        };
+        outln!(
+            "wrote {} positions of {} tiers to {} ({}){moves}; {} bytes",
+            count(report.positions),
+            count(report.tiers as u64),
+            report.path.display(),
+            report.format,
+            count(report.bytes)
+        )?;
+    }
+    Ok(())
+}
