@@ -181,6 +181,10 @@ enum Command {
         /// variants (0: look every record up in the files).
         #[arg(long, default_value_t = 1024)]
         cache_mb: u64,
+        /// Also serve a GamesmanUni build (its dist/ directory, built with the API
+        /// base /api/) under /uni/, on the same origin as the API.
+        #[arg(long, value_name = "DIR")]
+        gamesmanuni: Option<PathBuf>,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
     #[command(after_help = help::ANALYZE)]
@@ -340,13 +344,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
         }
         Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
-        Command::Serve { db, addr, cache_mb } => {
+        Command::Serve {
+            db,
+            addr,
+            cache_mb,
+            gamesmanuni,
+        } => {
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
             let args = ServeArgs {
                 plugins: cli.plugin.clone(),
                 variant_given: cli.variant.is_some(),
                 addr: addr.clone(),
                 cache_mb: *cache_mb,
+                gamesmanuni: gamesmanuni.clone(),
             };
             return cli::serve::run(&choice, &args);
         }

@@ -346,6 +346,15 @@ pub trait FfiGame: Send + Sync {
     fn index_version(&self) -> u32 {
         0
     }
+
+    // ---- appended in plugin-api 0.1.4: GamesmanUni's image AutoGUI ----------------
+
+    /// The variant's `imageAutoGUIData` for GamesmanUni (`Game::image_autogui_data`):
+    /// JSON naming GamesmanUni's own images, empty when the module gives none. Default
+    /// (modules before 0.1.4): empty.
+    fn image_autogui_data(&self) -> CallResult<RString> {
+        RResult::ROk(RString::new())
+    }
 }
 
 /// The game object as the host holds it.

@@ -17,6 +17,8 @@ pub struct ServeArgs {
     pub addr: String,
     /// Memory for tiers kept whole, in MiB, shared by all variants.
     pub cache_mb: u64,
+    /// A GamesmanUni build to serve under `/uni/`.
+    pub gamesmanuni: Option<std::path::PathBuf>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -40,10 +42,15 @@ pub fn run(choice: &DbChoice, args: &ServeArgs) -> anyhow::Result<()> {
             .map(|spec| loader::load(spec))
             .collect::<Result<_, _>>()?
     };
+    let uni = match &args.gamesmanuni {
+        Some(dir) => Some(serve::uni::check_dir(dir).map_err(|e| CliError::Usage(e.to_string()))?),
+        None => None,
+    };
     let budget = Budget::new(args.cache_mb.saturating_mul(1 << 20));
     let catalog = Catalog::open(&modules, &choice.resource, choice.cache.as_deref(), budget)?;
     let options = ServeOptions {
         addr: args.addr.clone(),
+        gamesmanuni: uni,
     };
     serve::run(catalog, &options)?;
     Ok(())

@@ -7,8 +7,9 @@
 //! one more front end beside play, query and analyze: it calls the same library
 //! functions (`query`, `ranking`, `analyze`, `plot`) and never the solver's internals.
 //! Files: `catalog` (what is served), `cache` (tiers in memory), `answer` (the JSON),
-//! `api` and `page` (routes), `files` (the database files under `/db/`), `error`,
-//! `shutdown`, and the page in `static/`.
+//! `api` and `page` (routes), `files` (the database files under `/db/`), `uni`
+//! (a GamesmanUni build under `/uni/`, and what GamesmanUni needs of the answers),
+//! `error`, `shutdown`, and the page in `static/`.
 
 pub mod answer;
 pub mod api;
@@ -18,6 +19,8 @@ pub mod error;
 pub mod files;
 pub mod page;
 pub mod shutdown;
+pub mod uni;
+pub mod uni_data;
 
 use axum::http::{Method, Uri};
 use axum::Router;
@@ -40,6 +43,8 @@ const GRACE: Duration = Duration::from_secs(10);
 pub struct ServeOptions {
     /// Where to listen (`127.0.0.1:8080`; port 0 picks a free port).
     pub addr: String,
+    /// A GamesmanUni build (checked by `uni::check_dir`) to serve under `/uni/`.
+    pub gamesmanuni: Option<std::path::PathBuf>,
 }
 
 /// Why the server could not run.
@@ -66,6 +71,11 @@ pub enum ServeError {
 
 /// The whole application: API, page, JSON errors for everything else, CORS for GET.
 pub fn app(catalog: Arc<Catalog>) -> Router {
+    app_with(catalog, None)
+}
+
+/// The application, with a GamesmanUni build under `/uni/` when `uni` is given.
+pub fn app_with(catalog: Arc<Catalog>, uni: Option<&std::path::Path>) -> Router {
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([
         Method::GET,
         Method::HEAD,
@@ -74,6 +84,9 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
     let mut routes = api::routes().merge(page::routes());
     if let Ok(crate::db::Resource::Dir(root)) = crate::db::parse_resource(&catalog.resource) {
         routes = routes.merge(files::routes(root));
+    }
+    if let Some(dir) = uni {
+        routes = routes.merge(uni::routes(dir));
     }
     routes
         .fallback(not_found)
@@ -109,13 +122,17 @@ pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
         .build()
         .map_err(ServeError::Runtime)?;
     let catalog = Arc::new(catalog);
-    let result = runtime.block_on(serve(catalog, addr));
+    let result = runtime.block_on(serve(catalog, addr, options.gamesmanuni.clone()));
     // Work still running on blocking threads (a long analysis) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     result
 }
 
-async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError> {
+async fn serve(
+    catalog: Arc<Catalog>,
+    addr: SocketAddr,
+    uni: Option<std::path::PathBuf>,
+) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServeError::Listen { addr, source })?;
@@ -140,11 +157,14 @@ async fn serve(catalog: Arc<Catalog>, addr: SocketAddr) -> Result<(), ServeError
             log::debug!("TCP_NODELAY not set on a connection: {e}");
         }
     });
-    let server = axum::serve(listener, app(catalog)).with_graceful_shutdown(async {
+    let server = axum::serve(listener, app_with(catalog, uni.as_deref())).with_graceful_shutdown(async {
         let _ = stopped.await;
     });
     let mut server = tokio::spawn(async move { server.await });
     println!("listening on http://{local}/ (Ctrl-C stops)");
+    if uni.is_some() {
+        println!("GamesmanUni at http://{local}/uni/");
+    }
     let _ = std::io::stdout().flush();
     tokio::select! {
         () = shutdown::signal() => {}
