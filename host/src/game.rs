@@ -375,10 +375,7 @@ impl GameHandle {
     /// GamesmanUni's `imageAutoGUIData` as JSON text (plugin-api 0.1.4); `None` when
     /// the module gives none (every module before 0.1.4).
     pub fn image_autogui_data(&self) -> ModuleResult<Option<String>> {
-        let s = self.check(
-            "image_autogui_data",
-            self.inner.game.image_autogui_data(),
-        )?;
+        let s = self.check("image_autogui_data", self.inner.game.image_autogui_data())?;
         Ok((!s.is_empty()).then(|| s.into_string()))
     }
 

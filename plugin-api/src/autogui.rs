@@ -284,13 +284,19 @@ impl ImageData {
             t.push(format!("\"arrowWidth\":{}", num(self.arrow_width)));
         }
         if self.circle_radius > 0.0 {
-            t.push(format!("\"circleButtonRadius\":{}", num(self.circle_radius)));
+            t.push(format!(
+                "\"circleButtonRadius\":{}",
+                num(self.circle_radius)
+            ));
         }
         if self.entities_over_arrows {
             t.push("\"entitiesOverArrows\":true".into());
         }
         if !self.animation.is_empty() {
-            t.push(format!("\"animationType\":{}", json_string(&self.animation)));
+            t.push(format!(
+                "\"animationType\":{}",
+                json_string(&self.animation)
+            ));
         }
         format!(
             "{{\"defaultTheme\":{name},\"themes\":{{{name}:{{{}}}}}}}",

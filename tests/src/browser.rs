@@ -187,12 +187,13 @@ impl Page {
             .to_string()
     }
 
-    /// Waits for the page to show `position` with its moves drawn.
+    /// Waits for the page to show `position` (as the API gives it: the page shows it
+    /// with `%XX` escapes decoded) with its moves drawn.
     pub async fn wait_for_position(&self, position: &str) {
         let p = serde_json::to_string(position).unwrap();
         self.wait_until(
             &format!(
-                "document.getElementById('position').textContent === {p} && document.querySelectorAll('#moves li').length > 0"
+                "document.getElementById('position').textContent === decodeURIComponent({p}) && document.querySelectorAll('#moves li').length > 0"
             ),
             &format!("position {position}"),
         )
@@ -231,12 +232,7 @@ impl Page {
     /// The browser's console and network log since the last call (chromedriver's
     /// `se/log`): objects with `level` (`SEVERE` for errors), `source` and `message`.
     pub async fn browser_log(&self) -> Vec<Value> {
-        let id = self
-            .client
-            .session_id()
-            .await
-            .unwrap()
-            .expect("a session");
+        let id = self.client.session_id().await.unwrap().expect("a session");
         let body = r#"{"type":"browser"}"#;
         let request = format!(
             "POST /session/{id}/se/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",

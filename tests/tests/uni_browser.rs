@@ -38,13 +38,69 @@ struct UniGame {
 }
 
 const GAMES: [UniGame; 7] = [
-    UniGame { id: "mtttier", variant: "regular", reachable: false, kind: "games", name: "Tic-Tac-Toe", gui: "v3", clicks: 3 },
-    UniGame { id: "quixo", variant: "3x3", reachable: false, kind: "games", name: "Quixo", gui: "v3", clicks: 3 },
-    UniGame { id: "mothello", variant: "4x4", reachable: true, kind: "games", name: "Othello", gui: "v3", clicks: 3 },
-    UniGame { id: "chess", variant: "KQK", reachable: false, kind: "games", name: "Chess", gui: "v3", clicks: 2 },
-    UniGame { id: "miceblocks", variant: "base5", reachable: false, kind: "games", name: "Ice Blocks", gui: "v1", clicks: 3 },
-    UniGame { id: "dodgem", variant: "3x3", reachable: false, kind: "games", name: "Dodgem", gui: "v3", clicks: 3 },
-    UniGame { id: "whirly", variant: "two-colours", reachable: false, kind: "puzzles", name: "Whirly", gui: "v1", clicks: 3 },
+    UniGame {
+        id: "mtttier",
+        variant: "regular",
+        reachable: false,
+        kind: "games",
+        name: "Tic-Tac-Toe",
+        gui: "v3",
+        clicks: 3,
+    },
+    UniGame {
+        id: "quixo",
+        variant: "3x3",
+        reachable: false,
+        kind: "games",
+        name: "Quixo",
+        gui: "v3",
+        clicks: 3,
+    },
+    UniGame {
+        id: "mothello",
+        variant: "4x4",
+        reachable: true,
+        kind: "games",
+        name: "Othello",
+        gui: "v3",
+        clicks: 3,
+    },
+    UniGame {
+        id: "chess",
+        variant: "KQK",
+        reachable: false,
+        kind: "games",
+        name: "Chess",
+        gui: "v3",
+        clicks: 2,
+    },
+    UniGame {
+        id: "miceblocks",
+        variant: "base5",
+        reachable: false,
+        kind: "games",
+        name: "Ice Blocks",
+        gui: "v1",
+        clicks: 3,
+    },
+    UniGame {
+        id: "dodgem",
+        variant: "3x3",
+        reachable: false,
+        kind: "games",
+        name: "Dodgem",
+        gui: "v3",
+        clicks: 3,
+    },
+    UniGame {
+        id: "whirly",
+        variant: "two-colours",
+        reachable: false,
+        kind: "puzzles",
+        name: "Whirly",
+        gui: "v1",
+        clicks: 3,
+    },
 ];
 
 /// The GamesmanUni build, or `None` after saying why the test is skipped (under `CI`
@@ -67,7 +123,8 @@ fn gamesmanuni() -> Option<PathBuf> {
 }
 
 /// The store of GamesmanUni's Vue app, in page scripts.
-const STORE: &str = "const S = document.querySelector('#app').__vue_app__.config.globalProperties.$store;";
+const STORE: &str =
+    "const S = document.querySelector('#app').__vue_app__.config.globalProperties.$store;";
 
 /// Every move element GamesmanUni draws: image-board buttons and listed moves.
 const MOVES: &str = "#image-autogui .iag-button-point, #image-autogui .iag-button-arrow, #image-autogui .iag-button-line, #listed-moves .move";
@@ -79,7 +136,13 @@ async fn store(page: &Page, expr: &str) -> Value {
 async fn wait_store(page: &Page, expr: &str, what: &str) {
     let deadline = Instant::now() + WAIT;
     while Instant::now() < deadline {
-        if page.js(&format!("{STORE} try {{ return !!({expr}); }} catch (e) {{ return false; }}")).await == json!(true) {
+        if page
+            .js(&format!(
+                "{STORE} try {{ return !!({expr}); }} catch (e) {{ return false; }}"
+            ))
+            .await
+            == json!(true)
+        {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -93,7 +156,11 @@ async fn message(page: &Page) -> String {
     let m = page
         .js("const m = document.querySelector('#app-game-body-statistics-message'); return m ? m.textContent : '';")
         .await;
-    m.as_str().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ")
+    m.as_str()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What GamesmanUni should say of the answer `a` (before the game is over).
@@ -162,7 +229,12 @@ async fn check_position(page: &Page, g: &UniGame, a: &Value, image: &Value) -> V
         let m = moves
             .iter()
             .find(|m| m["autoguiMove"] == key)
-            .unwrap_or_else(|| panic!("{}: a move element is keyed '{key}', which no move of the API has", g.id));
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: a move element is keyed '{key}', which no move of the API has",
+                    g.id
+                )
+            });
         assert_eq!(
             value, &m["moveValue"],
             "{}: move {} is shown with value {value}, the API says {}",
@@ -173,7 +245,12 @@ async fn check_position(page: &Page, g: &UniGame, a: &Value, image: &Value) -> V
     let mut distinct = keys.clone();
     distinct.sort();
     distinct.dedup();
-    assert_eq!(distinct.len(), n, "{}: {n} moves, elements for {keys:?}", g.id);
+    assert_eq!(
+        distinct.len(),
+        n,
+        "{}: {n} moves, elements for {keys:?}",
+        g.id
+    );
     // With an image board, the pieces drawn are the AutoGUI string's.
     let theme = image["defaultTheme"].as_str().unwrap_or("");
     if let Some(images) = image["themes"][theme]["charImages"].as_object() {
@@ -187,8 +264,17 @@ async fn check_position(page: &Page, g: &UniGame, a: &Value, image: &Value) -> V
         let got = page
             .js("return Array.from(document.querySelectorAll('#image-autogui image.entity')).map(e => Number(e.id.slice(6)));")
             .await;
-        let got: Vec<usize> = got.as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
-        assert_eq!(got, want, "{}: pieces drawn at {got:?}, the AutoGUI position {board} has them at {want:?}", g.id);
+        let got: Vec<usize> = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(
+            got, want,
+            "{}: pieces drawn at {got:?}, the AutoGUI position {board} has them at {want:?}",
+            g.id
+        );
     } else {
         let text = page
             .js("const p = document.querySelector('#position-string pre'); return p ? p.textContent : null;")
@@ -209,7 +295,10 @@ async fn click_a_move(page: &Page, g: &UniGame, a: &Value, keys: &[String], firs
         if elements[i].click().await.is_err() {
             continue;
         }
-        let m = moves.iter().find(|m| m["autoguiMove"] == keys[i].as_str()).unwrap();
+        let m = moves
+            .iter()
+            .find(|m| m["autoguiMove"] == keys[i].as_str())
+            .unwrap();
         wait_store(
             page,
             &format!("S.getters.currentPosition === {}", json!(m["position"])),
@@ -218,13 +307,25 @@ async fn click_a_move(page: &Page, g: &UniGame, a: &Value, keys: &[String], firs
         .await;
         return m.clone();
     }
-    panic!("{}: none of the {} move elements could be clicked", g.id, keys.len());
+    panic!(
+        "{}: none of the {} move elements could be clicked",
+        g.id,
+        keys.len()
+    );
 }
 
 fn solve(dir: &tempfile::TempDir) {
     let resource = format!("file:{}", dir.path().display());
     for g in &GAMES {
-        let mut args = vec!["--plugin", g.id, "--variant", g.variant, "solve", "--db", &resource];
+        let mut args = vec![
+            "--plugin",
+            g.id,
+            "--variant",
+            g.variant,
+            "solve",
+            "--db",
+            &resource,
+        ];
         if g.reachable {
             args.push("--reachable");
         }
@@ -247,12 +348,20 @@ async fn goto_and_wait(page: &Page, path: &str, condition: &str, what: &str) {
     page.goto(path).await;
     let deadline = Instant::now() + WAIT;
     while Instant::now() < deadline {
-        if page.js(&format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}")).await == json!(true) {
+        if page
+            .js(&format!(
+                "try {{ return !!({condition}); }} catch (e) {{ return false; }}"
+            ))
+            .await
+            == json!(true)
+        {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let text = page.js("return document.body.innerText.slice(0, 400);").await;
+    let text = page
+        .js("return document.body.innerText.slice(0, 400);")
+        .await;
     panic!("timed out waiting for {what} at {path}; the page: {text}");
 }
 
@@ -264,7 +373,10 @@ async fn check_lists(page: &Page) {
         goto_and_wait(
             page,
             &format!("/uni/{kind}"),
-            &format!("document.querySelectorAll('#app-games a').length >= {}", ours.len()),
+            &format!(
+                "document.querySelectorAll('#app-games a').length >= {}",
+                ours.len()
+            ),
             "the game list",
         )
         .await;
@@ -288,14 +400,26 @@ async fn play(page: &Page, g: &UniGame) -> Vec<String> {
     goto_and_wait(
         page,
         &format!("/uni/{}/{}/variants", g.kind, g.id),
-        &format!("document.querySelector('a[href$=\"/{}/variants/{}\"]')", g.id, g.variant),
+        &format!(
+            "document.querySelector('a[href$=\"/{}/variants/{}\"]')",
+            g.id, g.variant
+        ),
         &format!("{}'s variants", g.id),
     )
     .await;
-    let variant = page.server.get(&format!("/api/{}/{}/", g.id, g.variant)).json();
+    let variant = page
+        .server
+        .get(&format!("/api/{}/{}/", g.id, g.variant))
+        .json();
     let image = variant["imageAutoGUIData"].clone();
-    assert_eq!(image.is_null(), g.gui == "v1", "{}: imageAutoGUIData {image}", g.id);
-    page.goto(&format!("/uni/{}/{}/variants/{}", g.kind, g.id, g.variant)).await;
+    assert_eq!(
+        image.is_null(),
+        g.gui == "v1",
+        "{}: imageAutoGUIData {image}",
+        g.id
+    );
+    page.goto(&format!("/uni/{}/{}/variants/{}", g.kind, g.id, g.variant))
+        .await;
     let mut a = page.api(g.id, g.variant, "");
     let mut values = vec![a["positionValue"].clone()];
     for step in 0..g.clicks {
@@ -318,7 +442,11 @@ async fn play(page: &Page, g: &UniGame) -> Vec<String> {
     }
     if let Ok(dir) = std::env::var("GAMESMAN_UNI_SCREENSHOTS") {
         tokio::time::sleep(Duration::from_millis(700)).await;
-        std::fs::write(PathBuf::from(dir).join(format!("uni-{}.png", g.id)), page.screenshot().await).unwrap();
+        std::fs::write(
+            PathBuf::from(dir).join(format!("uni-{}.png", g.id)),
+            page.screenshot().await,
+        )
+        .unwrap();
     }
     console_errors(page).await
 }
@@ -331,7 +459,12 @@ async fn computer_move(page: &Page, g: &UniGame, a: &Value, image: &Value) {
     if winby {
         // The Win By view: player two's wins lie right of the middle, player one's left.
         page.js("const o = Array.from(document.querySelectorAll('.view-dropdown-option')).find(e => e.textContent.trim() === 'Win By'); o.click(); return true;").await;
-        wait_store(page, "document.querySelector('#app-game-vvh-body-winbyview circle.position-value')", "the Win By view").await;
+        wait_store(
+            page,
+            "document.querySelector('#app-game-vvh-body-winbyview circle.position-value')",
+            "the Win By view",
+        )
+        .await;
         let (cx, middle) = {
             let v = page
                 .js("const c = Array.from(document.querySelectorAll('#app-game-vvh-body-winbyview circle.position-value')); return [Number(c[c.length - 1].getAttribute('cx')), Number(document.querySelector('#app-game-vvh-body-winbyview text.draw-symbol').getAttribute('x'))];")
@@ -340,16 +473,44 @@ async fn computer_move(page: &Page, g: &UniGame, a: &Value, image: &Value) {
         };
         let mover_wins = a["positionValue"] == "win";
         let player_two_wins = (a["turn"] == 2) == mover_wins;
-        match (a["positionValue"].as_str().unwrap(), a["winby"].as_i64().unwrap()) {
+        match (
+            a["positionValue"].as_str().unwrap(),
+            a["winby"].as_i64().unwrap(),
+        ) {
             ("tie", _) | (_, 0) => assert_eq!(cx, middle, "{}: a tie sits in the middle", g.id),
-            _ if player_two_wins => assert!(cx > middle, "{}: player two's win at {cx}, middle {middle}", g.id),
-            _ => assert!(cx < middle, "{}: player one's win at {cx}, middle {middle}", g.id),
+            _ if player_two_wins => assert!(
+                cx > middle,
+                "{}: player two's win at {cx}, middle {middle}",
+                g.id
+            ),
+            _ => assert!(
+                cx < middle,
+                "{}: player one's win at {cx}, middle {middle}",
+                g.id
+            ),
         }
     }
     let turn = a["turn"].as_u64().unwrap() as usize;
-    page.client.find(Locator::Css("button[title=Options]")).await.unwrap().click().await.unwrap();
-    wait_store(page, "document.querySelector('#uni-popup-window input.uni-toggle-button')", "the options").await;
-    let toggles = page.client.find_all(Locator::Css("#uni-popup-window #names input.uni-toggle-button")).await.unwrap();
+    page.client
+        .find(Locator::Css("button[title=Options]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_store(
+        page,
+        "document.querySelector('#uni-popup-window input.uni-toggle-button')",
+        "the options",
+    )
+    .await;
+    let toggles = page
+        .client
+        .find_all(Locator::Css(
+            "#uni-popup-window #names input.uni-toggle-button",
+        ))
+        .await
+        .unwrap();
     let index = if g.kind == "puzzles" { 0 } else { turn - 1 };
     toggles[index].click().await.unwrap();
     if winby {
@@ -357,17 +518,38 @@ async fn computer_move(page: &Page, g: &UniGame, a: &Value, image: &Value) {
             "const o = Array.from(document.querySelectorAll('#uni-popup-window .name')[{index}].querySelectorAll('.strategy-dropdown-option')).find(e => e.textContent.trim() === 'Win By'); o.click(); return true;"
         ))
         .await;
-        wait_store(page, &format!("S.getters.currentCPUStrategy({index}) === 'Win By'"), "the Win By strategy").await;
+        wait_store(
+            page,
+            &format!("S.getters.currentCPUStrategy({index}) === 'Win By'"),
+            "the Win By strategy",
+        )
+        .await;
     }
-    page.client.find(Locator::Css("#x-button")).await.unwrap().click().await.unwrap();
+    page.client
+        .find(Locator::Css("#x-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let before = json!(a["position"]);
-    wait_store(page, &format!("S.getters.currentPosition !== {before}"), &format!("{}: the computer's move", g.id)).await;
+    wait_store(
+        page,
+        &format!("S.getters.currentPosition !== {before}"),
+        &format!("{}: the computer's move", g.id),
+    )
+    .await;
     let now = store(page, "S.getters.currentPosition").await;
     let moves = a["moves"].as_array().unwrap();
     let m = moves
         .iter()
         .find(|m| m["position"] == now)
-        .unwrap_or_else(|| panic!("{}: the computer went to {now}, which no move of {before} reaches", g.id));
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: the computer went to {now}, which no move of {before} reaches",
+                g.id
+            )
+        });
     // Its strategy, as GamesmanUni states it, on the API's values.
     let value = a["positionValue"].as_str().unwrap();
     let best: Vec<&Value> = moves.iter().filter(|m| m["moveValue"] == value).collect();
@@ -394,13 +576,27 @@ async fn computer_move(page: &Page, g: &UniGame, a: &Value, image: &Value) {
     );
     if g.kind == "puzzles" {
         // A computer solver plays on to the end.
-        wait_store(page, "S.getters.isEndOfMatch", "the computer solving the puzzle").await;
-        assert!(message(page).await.contains("has solved the puzzle"), "{}: {}", g.id, message(page).await);
+        wait_store(
+            page,
+            "S.getters.isEndOfMatch",
+            "the computer solving the puzzle",
+        )
+        .await;
+        assert!(
+            message(page).await.contains("has solved the puzzle"),
+            "{}: {}",
+            g.id,
+            message(page).await
+        );
     } else if winby {
         let answer = page.api(g.id, g.variant, m["position"].as_str().unwrap());
         let msg = message(page).await;
         if answer["over"] != json!(true) {
-            assert!(msg.contains(&expected_message(&answer, false)), "{}: after the computer: '{msg}'", g.id);
+            assert!(
+                msg.contains(&expected_message(&answer, false)),
+                "{}: after the computer: '{msg}'",
+                g.id
+            );
         }
     }
 }
@@ -417,20 +613,33 @@ fn gamesmanuni_plays_every_bundled_game() {
     let modules: Vec<&str> = GAMES.iter().map(|g| g.id).collect();
     let dist = dist.display().to_string();
     let started = Instant::now();
-    with_server_page(&modules, &["--db", &resource, "--gamesmanuni", &dist], (1280, 1000), |page| {
-        Box::pin(async move {
-            check_lists(page).await;
-            let mut errors = Vec::new();
-            for g in &GAMES {
-                let at = Instant::now();
-                let e = play(page, g).await;
-                eprintln!("{} {}: played in {:.1} s", g.id, g.variant, at.elapsed().as_secs_f64());
-                errors.extend(e.into_iter().map(|e| format!("{}: {e}", g.id)));
-            }
-            assert!(errors.is_empty(), "console errors: {errors:#?}");
-        })
-    });
-    eprintln!("GamesmanUni played every game in {:.1} s", started.elapsed().as_secs_f64());
+    with_server_page(
+        &modules,
+        &["--db", &resource, "--gamesmanuni", &dist],
+        (1280, 1000),
+        |page| {
+            Box::pin(async move {
+                check_lists(page).await;
+                let mut errors = Vec::new();
+                for g in &GAMES {
+                    let at = Instant::now();
+                    let e = play(page, g).await;
+                    eprintln!(
+                        "{} {}: played in {:.1} s",
+                        g.id,
+                        g.variant,
+                        at.elapsed().as_secs_f64()
+                    );
+                    errors.extend(e.into_iter().map(|e| format!("{}: {e}", g.id)));
+                }
+                assert!(errors.is_empty(), "console errors: {errors:#?}");
+            })
+        },
+    );
+    eprintln!(
+        "GamesmanUni played every game in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
@@ -439,16 +648,27 @@ fn uni_route_serves_the_build_with_the_spa_fallback() {
     let db = tempfile::tempdir().unwrap();
     let resource = format!("file:{}", db.path().display());
     let dist = dist.display().to_string();
-    let server = e2e_tests::serve::Server::start_with(&host_binary(), &["mtttier"], &["--db", &resource, "--gamesmanuni", &dist]);
+    let server = e2e_tests::serve::Server::start_with(
+        &host_binary(),
+        &["mtttier"],
+        &["--db", &resource, "--gamesmanuni", &dist],
+    );
     let index = std::fs::read_to_string(PathBuf::from(&dist).join("index.html")).unwrap();
-    for path in ["/uni/", "/uni/games/mtttier/variants/regular", "/uni/puzzles"] {
+    for path in [
+        "/uni/",
+        "/uni/games/mtttier/variants/regular",
+        "/uni/puzzles",
+    ] {
         let r = server.get(path);
         assert_eq!(r.status, 200, "{path}");
         assert_eq!(r.text(), index, "{path} answers index.html");
     }
     let sw = server.get("/uni/sw.js");
     assert_eq!(sw.status, 200);
-    assert!(sw.header("content-type").unwrap_or("").contains("javascript"));
+    assert!(sw
+        .header("content-type")
+        .unwrap_or("")
+        .contains("javascript"));
     assert_eq!(server.get("/uni").status, 308, "/uni redirects to /uni/");
     // The API and our page are still there, on the same origin.
     assert_eq!(server.get("/api/").status, 200);
@@ -459,10 +679,32 @@ fn uni_route_serves_the_build_with_the_spa_fallback() {
 fn serve_refuses_a_directory_that_is_no_gamesmanuni_build() {
     let empty = tempfile::tempdir().unwrap();
     let dir = empty.path().display().to_string();
-    let out = run_host(&host_binary(), &["--plugin", "mtttier", "serve", "--gamesmanuni", &dir, "--addr", "127.0.0.1:0"]);
+    let out = run_host(
+        &host_binary(),
+        &[
+            "--plugin",
+            "mtttier",
+            "serve",
+            "--gamesmanuni",
+            &dir,
+            "--addr",
+            "127.0.0.1:0",
+        ],
+    );
     let err = out.assert_failure_code(2);
     assert!(err.contains("no index.html") && err.contains(&dir), "{err}");
-    let out = run_host(&host_binary(), &["--plugin", "mtttier", "serve", "--gamesmanuni", "/nonexistent/dist", "--addr", "127.0.0.1:0"]);
+    let out = run_host(
+        &host_binary(),
+        &[
+            "--plugin",
+            "mtttier",
+            "serve",
+            "--gamesmanuni",
+            "/nonexistent/dist",
+            "--addr",
+            "127.0.0.1:0",
+        ],
+    );
     let err = out.assert_failure_code(2);
     assert!(err.contains("not a directory"), "{err}");
 }

@@ -127,8 +127,9 @@ fn parse_position(
         // A position the API gave percent-encoded (`uni_data::url_safe`), encoded once
         // more by the client.
         Err(e) => match super::uni_data::percent_decoded(text) {
-            Some(decoded) => query::parse_position(&v.game, Some(&decoded))
-                .map_err(|_| answer::query_error(e)),
+            Some(decoded) => {
+                query::parse_position(&v.game, Some(&decoded)).map_err(|_| answer::query_error(e))
+            }
             None => Err(answer::query_error(e)),
         },
         Ok(p) => Ok(p),

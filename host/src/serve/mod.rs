@@ -157,9 +157,10 @@ async fn serve(
             log::debug!("TCP_NODELAY not set on a connection: {e}");
         }
     });
-    let server = axum::serve(listener, app_with(catalog, uni.as_deref())).with_graceful_shutdown(async {
-        let _ = stopped.await;
-    });
+    let server =
+        axum::serve(listener, app_with(catalog, uni.as_deref())).with_graceful_shutdown(async {
+            let _ = stopped.await;
+        });
     let mut server = tokio::spawn(async move { server.await });
     println!("listening on http://{local}/ (Ctrl-C stops)");
     if uni.is_some() {

@@ -112,9 +112,10 @@ pub fn uni_moves(has_image: bool, moves: &[(String, String)]) -> Vec<String> {
 /// `v1` (the position as text and the moves as a list).
 pub fn gui_kind(image: Option<&Json>) -> &'static str {
     let Some(data) = image else { return "v1" };
-    let animated = data["themes"]
-        .as_object()
-        .is_some_and(|t| t.values().any(|t| t["animationType"].as_str().unwrap_or("") != ""));
+    let animated = data["themes"].as_object().is_some_and(|t| {
+        t.values()
+            .any(|t| t["animationType"].as_str().unwrap_or("") != "")
+    });
     if animated {
         "v3"
     } else {
@@ -151,7 +152,9 @@ fn positive(v: &Json, what: &str) -> Result<f64, String> {
 
 fn point(v: &Json, what: &str) -> Result<(), String> {
     match v.as_array().map(Vec::as_slice) {
-        Some([x, y]) if x.as_f64().is_some_and(f64::is_finite) && y.as_f64().is_some_and(f64::is_finite) => {
+        Some([x, y])
+            if x.as_f64().is_some_and(f64::is_finite) && y.as_f64().is_some_and(f64::is_finite) =>
+        {
             Ok(())
         }
         _ => Err(format!("{what} is not a pair of numbers")),
@@ -213,7 +216,8 @@ fn check_theme(name: &str, t: &Json, board: &Board) -> Result<(), String> {
         }
     }
     if let Some(v) = t.get("entitiesOverArrows") {
-        v.as_bool().ok_or_else(|| at("entitiesOverArrows is not true or false"))?;
+        v.as_bool()
+            .ok_or_else(|| at("entitiesOverArrows is not true or false"))?;
     }
     if let Some(v) = t.get("animationType") {
         let a = v.as_str().unwrap_or("?");
@@ -251,14 +255,21 @@ pub fn check_image_data(text: &str, board: Option<&Board>) -> Result<Json, Strin
         .as_object()
         .ok_or("themes is not an object")?;
     if !themes.contains_key(default) {
-        return Err(format!("the default theme '{default}' is not among its themes"));
+        return Err(format!(
+            "the default theme '{default}' is not among its themes"
+        ));
     }
     for (name, t) in themes {
         check_theme(name, t, board)?;
     }
     if let Some(o) = data.as_object() {
-        if let Some(k) = o.keys().find(|k| !["defaultTheme", "themes"].contains(&k.as_str())) {
-            return Err(format!("'{k}' is not served (only defaultTheme and themes)"));
+        if let Some(k) = o
+            .keys()
+            .find(|k| !["defaultTheme", "themes"].contains(&k.as_str()))
+        {
+            return Err(format!(
+                "'{k}' is not served (only defaultTheme and themes)"
+            ));
         }
     }
     Ok(data)
@@ -284,7 +295,15 @@ mod tests {
         for yes in ["A_x_4_x", "A_-_0_y", "M_0_17_x", "L_1_2_x", "T_P_16_x"] {
             assert!(drawn_on_board(yes), "{yes}");
         }
-        for no in ["T_pass_16_x", "A_@_1_x", "A_xy_1_x", "M_a_1_x", "e2e4", "A_x__x", ""] {
+        for no in [
+            "T_pass_16_x",
+            "A_@_1_x",
+            "A_xy_1_x",
+            "M_a_1_x",
+            "e2e4",
+            "A_x__x",
+            "",
+        ] {
             assert!(!drawn_on_board(no), "{no}");
         }
     }
@@ -301,10 +320,7 @@ mod tests {
             uni_moves(true, &moves),
             ["a7a8q", "a7a8n", "M_57_58_x", "pass"]
         );
-        assert_eq!(
-            uni_moves(false, &moves),
-            ["a7a8q", "a7a8n", "Kb1", "pass"]
-        );
+        assert_eq!(uni_moves(false, &moves), ["a7a8q", "a7a8n", "Kb1", "pass"]);
     }
 
     fn board(n: usize) -> Board {
@@ -319,7 +335,9 @@ mod tests {
         assert_eq!(gui_kind(None), "v1");
         let err = |text: &str, n: usize| check_image_data(text, Some(&board(n))).unwrap_err();
         assert!(err(good, 4).contains("3 centers for the AutoGUI board's 4"));
-        assert!(check_image_data(good, None).unwrap_err().contains("no AutoGUI board"));
+        assert!(check_image_data(good, None)
+            .unwrap_err()
+            .contains("no AutoGUI board"));
         assert!(err(&good.replace("\"r\":{", "\"s\":{"), 3).contains("default theme 'r'"));
         assert!(err(&good.replace("ttt/x.svg", "../x.svg"), 3).contains("'../x.svg'"));
         assert!(err(&good.replace("\"X\":", "\"@\":"), 3).contains("'@'"));

@@ -36,14 +36,14 @@ pub fn board(geo: &Geometry) -> AutoGuiBoard {
         }
     }
     let nf = n as f64;
-    b.fixed
-        .push(Fixed::rect(0.0, 0.0, nf, 0.95, "#f6b0b0", ""));
+    b.fixed.push(Fixed::rect(0.0, 0.0, nf, 0.95, "#f6b0b0", ""));
     b.fixed
         .push(Fixed::rect(nf + 0.05, 1.0, 0.95, nf, "#b8b8f6", ""));
     for r in 1..=n {
         for c in 0..n {
-            b.fixed
-                .push(Fixed::rect(c as f64, r as f64, 1.0, 1.0, "#bbbbbb", "#dddddd"));
+            b.fixed.push(Fixed::rect(
+                c as f64, r as f64, 1.0, 1.0, "#bbbbbb", "#dddddd",
+            ));
         }
     }
     b.tokens
@@ -116,8 +116,16 @@ mod tests {
         // a3 (top-left cell, center 4) driving right to b3 (center 5).
         assert_eq!(move_string(&geo, &start, 6, Dest::Cell(7)), "M_4_5_x");
         // A blue car on c3 leaves to the right exit, a red one on c3 to the top exit.
-        let blue = Board { blue: 1 << 8, red: 0, ..start };
-        let red = Board { blue: 0, red: 1 << 8, ..start };
+        let blue = Board {
+            blue: 1 << 8,
+            red: 0,
+            ..start
+        };
+        let red = Board {
+            blue: 0,
+            red: 1 << 8,
+            ..start
+        };
         assert_eq!(move_string(&geo, &blue, 8, Dest::Off), "M_6_7_x");
         assert_eq!(move_string(&geo, &red, 8, Dest::Off), "M_6_2_x");
         assert_eq!(board(&geo).centers.len(), 16);
