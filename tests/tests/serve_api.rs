@@ -248,7 +248,7 @@ fn games_variants_and_gamesmanuni_shapes() {
     assert_eq!(list[1]["name"], "Tic-Tac-Toe");
     // GamesmanUni's kinds: an animated image board, or text and a list of moves.
     assert_eq!(list[1]["gui"], "v3");
-    assert_eq!(list[0]["gui"], "v1");
+    assert_eq!(list[0]["gui"], "v3");
     // Without the trailing slash too, and CORS for another origin.
     let r = server.get("/api");
     assert_eq!(r.json(), list);
@@ -295,9 +295,11 @@ fn games_variants_and_gamesmanuni_shapes() {
     assert_eq!(theme["background"], "ttt/3x3grid.svg");
     assert_eq!(theme["charImages"]["X"]["image"], "ttt/x.svg");
     assert_eq!(theme["centers"].as_array().unwrap().len(), 9);
+    let whirly_image =
+        &ok_json(&server.get("/api/whirly/tiny-corner/"), "whirly")["imageAutoGUIData"];
     assert_eq!(
-        ok_json(&server.get("/api/whirly/tiny-corner/"), "whirly")["imageAutoGUIData"],
-        Value::Null
+        whirly_image["themes"]["sokoban"]["charImages"]["0"]["image"],
+        "sokoban/sokoban_wall.svg"
     );
     assert_eq!(v["status"], "solved");
     assert_eq!(v["board"]["centers"].as_array().unwrap().len(), 9);
@@ -343,10 +345,10 @@ fn games_variants_and_gamesmanuni_shapes() {
         .as_str()
         .unwrap()
         .starts_with("M_"));
-    // Without imageAutoGUIData GamesmanUni lists the moves and looks a clicked one up
-    // by its text: the key is the text. Positions come with their walls encoded.
+    // GamesmanUni draws the arrows, so it keys them by them. Positions come with
+    // their walls encoded.
     for m in w["moves"].as_array().unwrap() {
-        assert_eq!(m["autoguiMove"], m["move"]);
+        assert_eq!(m["autoguiMove"], m["boardMove"]);
     }
     assert!(w["position"].as_str().unwrap().starts_with("%23%23"));
     let again = ok_json(
@@ -409,7 +411,8 @@ fn every_bundled_module_draws_consistent_autogui() {
         ("mothello", "4x4", 17),
         ("miceblocks", "base5", 15),
         ("miceblocks", "base2-threes", 3),
-        ("whirly", "two-colours", 15),
+        // The floor, then its 2 targets and 20 walls.
+        ("whirly", "two-colours", 37),
         ("whirly", "two-pushers", 0),
         ("chess", "KQK", 64),
         ("chess", "KPKP", 64),

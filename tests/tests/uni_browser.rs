@@ -80,7 +80,7 @@ const GAMES: [UniGame; 7] = [
         reachable: false,
         kind: "games",
         name: "Ice Blocks",
-        gui: "v1",
+        gui: "v3",
         clicks: 3,
     },
     UniGame {
@@ -98,7 +98,7 @@ const GAMES: [UniGame; 7] = [
         reachable: false,
         kind: "puzzles",
         name: "Whirly",
-        gui: "v1",
+        gui: "v3",
         clicks: 3,
     },
 ];
