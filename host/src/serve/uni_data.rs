@@ -114,7 +114,7 @@ pub fn gui_kind(image: Option<&Json>) -> &'static str {
     let Some(data) = image else { return "v1" };
     let animated = data["themes"].as_object().is_some_and(|t| {
         t.values()
-            .any(|t| t["animationType"].as_str().unwrap_or("") != "")
+            .any(|t| !t["animationType"].as_str().unwrap_or("").is_empty())
     });
     if animated {
         "v3"
