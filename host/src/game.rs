@@ -415,6 +415,13 @@ impl GameHandle {
         Ok((!s.is_empty()).then(|| s.into_string()))
     }
 
+    /// GamesmanUni's `imageAutoGUIData` as JSON text (plugin-api 0.1.4); `None` when
+    /// the module gives none (every module before 0.1.4).
+    pub fn image_autogui_data(&self) -> ModuleResult<Option<String>> {
+        let s = self.check("image_autogui_data", self.inner.game.image_autogui_data())?;
+        Ok((!s.is_empty()).then(|| s.into_string()))
+    }
+
     /// The solver's scan of `out.len()` positions of `tier` from index `first`.
     pub fn scan_batch(&self, tier: Tier, first: u64, out: &mut [ScanRecord]) -> ModuleResult<()> {
         self.check(

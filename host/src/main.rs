@@ -218,6 +218,10 @@ enum Command {
         /// The most positions a variant may have for /analysis to be computed.
         #[arg(long, default_value_t = 200_000_000, value_name = "POSITIONS")]
         analysis_limit: u64,
+        /// Also serve a GamesmanUni build (its dist/ directory, built with the API
+        /// base /api/) under /uni/, on the same origin as the API.
+        #[arg(long, value_name = "DIR")]
+        gamesmanuni: Option<PathBuf>,
     },
     /// Count positions by value and remoteness, per tier, legal and reachable.
     #[command(after_help = help::ANALYZE)]
@@ -459,6 +463,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             header_timeout,
             call_deadline,
             analysis_limit,
+            gamesmanuni,
         } => {
             let seconds = |flag: &str, v: f64| -> anyhow::Result<std::time::Duration> {
                 if v.is_finite() && v > 0.0 {
@@ -487,6 +492,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     call_deadline: seconds("call-deadline", *call_deadline)?,
                     analysis_positions: *analysis_limit,
                 },
+                gamesmanuni: gamesmanuni.clone(),
             };
             return cli::serve::run(&choice, &args);
         }

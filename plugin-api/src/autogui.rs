@@ -15,6 +15,15 @@
 //!   `L_<p1>_<p2>_<sound>` a line between centers, `T_<text>_<center>_<sound>` a text
 //!   button at a center. Centers are numbered from 0 in the order of `Board::centers`.
 //!
+//! GamesmanUni draws the same strings from its own images when the module also gives
+//! its `imageAutoGUIData` (`ImageData`, plugin-api 0.1.4): a drawing space, the same
+//! centers scaled to it, a background image and an image per token character, all
+//! named by their paths under GamesmanUni's `src/models/images/svg/`. GamesmanUni
+//! parses a move's token as one of `[a-zA-Z0-9-]`, a `T_` button's text as one such
+//! character, and a position's board as such characters; a move whose token has an
+//! image is drawn with that image's `MoveButtonSVG` element, so move tokens usually
+//! name no image (a plain circle is drawn) or one made for buttons.
+//!
 //! This file holds the module writer's types, helpers that build the strings, and the
 //! conversions to and from their boundary form (`ffi`); it must not know any game.
 
@@ -214,6 +223,105 @@ pub fn button(text: &str, center: usize) -> String {
     format!("T_{text}_{center}_x")
 }
 
+/// GamesmanUni's `imageAutoGUIData` with one theme (see the file comment); numbers
+/// are in the theme's own units (`space`). `to_json` gives what
+/// `Game::image_autogui_data` returns.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ImageData {
+    /// The theme's name (GamesmanUni shows it in its theme menu).
+    pub theme: String,
+    /// Width and height of the drawing space.
+    pub space: (f64, f64),
+    /// The centers, in the order of `Board::centers`.
+    pub centers: Vec<(f64, f64)>,
+    /// The background image (`ttt/3x3grid.svg`), empty for none.
+    pub background: String,
+    /// For a token character, its image and its size (in space units).
+    pub images: Vec<(char, String, f64)>,
+    /// The width of move arrows, 0 for GamesmanUni's default.
+    pub arrow_width: f64,
+    /// The radius of plain circle move buttons, 0 for GamesmanUni's default.
+    pub circle_radius: f64,
+    /// Whether pieces are drawn over the move arrows (else arrows over pieces).
+    pub entities_over_arrows: bool,
+    /// GamesmanUni's move animation (`entityFade`, `simpleSlides`), empty for none.
+    pub animation: String,
+}
+
+impl ImageData {
+    /// The JSON GamesmanUni reads: `{"defaultTheme", "themes": {NAME: {...}}}`.
+    pub fn to_json(&self) -> String {
+        let num = |v: f64| format!("{v}");
+        let pair = |(x, y): (f64, f64)| format!("[{},{}]", num(x), num(y));
+        let mut t = vec![
+            format!("\"space\":{}", pair(self.space)),
+            format!(
+                "\"centers\":[{}]",
+                self.centers
+                    .iter()
+                    .map(|&c| pair(c))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ];
+        if !self.background.is_empty() {
+            t.push(format!("\"background\":{}", json_string(&self.background)));
+        }
+        let images: Vec<String> = self
+            .images
+            .iter()
+            .map(|(ch, image, scale)| {
+                format!(
+                    "{}:{{\"image\":{},\"scale\":{}}}",
+                    json_string(&ch.to_string()),
+                    json_string(image),
+                    num(*scale)
+                )
+            })
+            .collect();
+        t.push(format!("\"charImages\":{{{}}}", images.join(",")));
+        if self.arrow_width > 0.0 {
+            t.push(format!("\"arrowWidth\":{}", num(self.arrow_width)));
+        }
+        if self.circle_radius > 0.0 {
+            t.push(format!(
+                "\"circleButtonRadius\":{}",
+                num(self.circle_radius)
+            ));
+        }
+        if self.entities_over_arrows {
+            t.push("\"entitiesOverArrows\":true".into());
+        }
+        if !self.animation.is_empty() {
+            t.push(format!(
+                "\"animationType\":{}",
+                json_string(&self.animation)
+            ));
+        }
+        format!(
+            "{{\"defaultTheme\":{name},\"themes\":{{{name}:{{{}}}}}}}",
+            t.join(","),
+            name = json_string(&self.theme)
+        )
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The board's centers in boundary form.
 fn to_ffi_center(&(x, y): &(f64, f64)) -> FfiAutoGuiCenter {
     FfiAutoGuiCenter { x, y }
@@ -307,6 +415,24 @@ mod tests {
         assert_eq!(arrow(7, 8), "M_7_8_x");
         assert_eq!(line(0, 2), "L_0_2_x");
         assert_eq!(button("pass", 16), "T_pass_16_x");
+    }
+
+    #[test]
+    fn image_data_json() {
+        let d = ImageData {
+            theme: "regular".into(),
+            space: (2.0, 1.5),
+            centers: vec![(0.5, 0.75), (1.5, 0.75)],
+            background: "ttt/3x3grid.svg".into(),
+            images: vec![('X', "ttt/x.svg".into(), 1.0)],
+            arrow_width: 0.1,
+            ..ImageData::default()
+        };
+        assert_eq!(
+            d.to_json(),
+            r#"{"defaultTheme":"regular","themes":{"regular":{"space":[2,1.5],"centers":[[0.5,0.75],[1.5,0.75]],"background":"ttt/3x3grid.svg","charImages":{"X":{"image":"ttt/x.svg","scale":1}},"arrowWidth":0.1}}}"#
+        );
+        assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
     }
 
     #[test]

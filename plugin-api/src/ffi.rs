@@ -347,7 +347,7 @@ pub trait FfiGame: Send + Sync {
         0
     }
 
-    // ---- appended after 0.1.3 (issue 31: canonical positions first, orbits) ----------
+    // ---- appended in plugin-api 0.1.4: canonical positions first, orbits (issue 31) -
 
     /// How many indices at the start of `tier` hold all its canonical positions
     /// (`Game::canonical_prefix`), `u64::MAX` when the module does not say. Default
@@ -362,6 +362,15 @@ pub trait FfiGame: Send + Sync {
     fn orbit_size(&self, p: TierPosition) -> CallResult<u64> {
         let _ = p;
         RResult::ROk(1)
+    }
+
+    // ---- appended in plugin-api 0.1.4: GamesmanUni's image AutoGUI (issue 30) -------
+
+    /// The variant's `imageAutoGUIData` for GamesmanUni (`Game::image_autogui_data`):
+    /// JSON naming GamesmanUni's own images, empty when the module gives none. Default
+    /// (modules before 0.1.4): empty.
+    fn image_autogui_data(&self) -> CallResult<RString> {
+        RResult::ROk(RString::new())
     }
 }
 

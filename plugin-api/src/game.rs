@@ -384,4 +384,15 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn autogui_move(&self, _p: TierPosition, _m: Move) -> Option<String> {
         None
     }
+
+    // ---- GamesmanUni's image AutoGUI (plugin-api 0.1.4) ----------------------------
+
+    /// GamesmanUni's `imageAutoGUIData` for this variant: JSON that draws the AutoGUI
+    /// positions and moves above with GamesmanUni's own images (build it with
+    /// `autogui::ImageData`). Its centers are those of `autogui_board`, in the same
+    /// order, scaled to its `space`. Default: `None`; GamesmanUni then shows the
+    /// position's text and lists the moves.
+    fn image_autogui_data(&self) -> Option<String> {
+        None
+    }
 }

@@ -117,6 +117,10 @@ pub trait GameObject: Send + Sync + 'static {
     ) -> ObjectResult<Option<String>> {
         Ok(None)
     }
+    /// `Game::image_autogui_data`. Default: none.
+    fn image_autogui_data(&self) -> ObjectResult<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// `Game::text_to_move`'s default for any game object: matches `text` (trimmed,
@@ -304,5 +308,8 @@ impl<G: Game> GameObject for G {
     }
     fn autogui_move(&self, p: TierPosition, m: crate::types::Move) -> ObjectResult<Option<String>> {
         Ok(Game::autogui_move(self, p, m))
+    }
+    fn image_autogui_data(&self) -> ObjectResult<Option<String>> {
+        Ok(Game::image_autogui_data(self))
     }
 }

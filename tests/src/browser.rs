@@ -119,11 +119,15 @@ pub struct Page {
     pub server: Server,
     /// The browser session.
     pub client: Client,
-    _driver: Driver,
+    driver: Driver,
 }
 
 async fn open(chromium: &Path, driver: Driver, server: Server, width: u32, height: u32) -> Page {
     let mut caps = serde_json::Map::new();
+    // The console (console.error, failed requests), read by `Page::browser_log`.
+    caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
+    // chromedriver starts every session with a new temporary profile: nothing cached
+    // (GamesmanUni's service worker) carries over from an earlier run.
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
@@ -143,7 +147,7 @@ async fn open(chromium: &Path, driver: Driver, server: Server, width: u32, heigh
     Page {
         server,
         client,
-        _driver: driver,
+        driver,
     }
 }
 
@@ -183,12 +187,13 @@ impl Page {
             .to_string()
     }
 
-    /// Waits for the page to show `position` with its moves drawn.
+    /// Waits for the page to show `position` (as the API gives it: the page shows it
+    /// with `%XX` escapes decoded) with its moves drawn.
     pub async fn wait_for_position(&self, position: &str) {
         let p = serde_json::to_string(position).unwrap();
         self.wait_until(
             &format!(
-                "document.getElementById('position').textContent === {p} && document.querySelectorAll('#moves li').length > 0"
+                "document.getElementById('position').textContent === decodeURIComponent({p}) && document.querySelectorAll('#moves li').length > 0"
             ),
             &format!("position {position}"),
         )
@@ -224,34 +229,103 @@ impl Page {
         .await;
     }
 
+    /// The browser's console and network log since the last call (chromedriver's
+    /// `se/log`): objects with `level` (`SEVERE` for errors), `source` and `message`.
+    pub async fn browser_log(&self) -> Vec<Value> {
+        let id = self.client.session_id().await.unwrap().expect("a session");
+        let body = r#"{"type":"browser"}"#;
+        let request = format!(
+            "POST /session/{id}/se/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let port = self.driver.port;
+        let body = tokio::task::spawn_blocking(move || {
+            use std::io::{BufRead, BufReader, Read, Write};
+            let mut tcp = TcpStream::connect(("127.0.0.1", port)).expect("chromedriver");
+            tcp.set_read_timeout(Some(WAIT)).unwrap();
+            tcp.write_all(request.as_bytes()).unwrap();
+            // chromedriver keeps the connection open: read the headers, then the body's
+            // Content-Length bytes.
+            let mut reader = BufReader::new(tcp);
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("chromedriver's answer");
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().expect("a length");
+                    }
+                }
+            }
+            let mut body = vec![0u8; length];
+            reader.read_exact(&mut body).expect("chromedriver's log");
+            String::from_utf8_lossy(&body).to_string()
+        })
+        .await
+        .unwrap();
+        let v: Value = serde_json::from_str(body.trim())
+            .unwrap_or_else(|e| panic!("chromedriver's log is not JSON ({e}): {body}"));
+        v["value"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// A PNG of the window.
+    pub async fn screenshot(&self) -> Vec<u8> {
+        self.client.screenshot().await.unwrap()
+    }
+
     pub async fn close(self) {
         let _ = self.client.close().await;
     }
 }
 
+/// A test body: runs with the page.
+pub type PageTest<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
+
 /// Runs `test` with a page on a server for `games` (solved first), or skips.
 pub fn with_page<F>(games: &[(&str, &str)], size: (u32, u32), test: F)
 where
-    F: for<'a> FnOnce(&'a Page) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>,
+    F: for<'a> FnOnce(&'a Page) -> PageTest<'a>,
 {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some((chromium, driver)) = browser() else {
+    let Some((chromium, _)) = browser() else {
         return;
     };
     let db = solved(&host_binary(), games);
     let mut modules: Vec<&str> = games.iter().map(|(m, _)| *m).collect();
     modules.dedup();
-    let server = Server::start(
-        &host_binary(),
-        &modules,
-        &format!("file:{}", db.path().display()),
-    );
+    let resource = format!("file:{}", db.path().display());
+    run_page(&chromium, &modules, &["--db", &resource], size, test);
+}
+
+/// Runs `test` with a page on `host serve` of `modules` with `serve_args` (the
+/// database and whatever else), once a browser is known to be there (`browser`).
+pub fn with_server_page<F>(modules: &[&str], serve_args: &[&str], size: (u32, u32), test: F)
+where
+    F: for<'a> FnOnce(&'a Page) -> PageTest<'a>,
+{
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((chromium, _)) = browser() else {
+        return;
+    };
+    run_page(&chromium, modules, serve_args, size, test);
+}
+
+fn run_page<F>(chromium: &Path, modules: &[&str], serve_args: &[&str], size: (u32, u32), test: F)
+where
+    F: for<'a> FnOnce(&'a Page) -> PageTest<'a>,
+{
+    let driver = browser().expect("checked by the caller").1;
+    let server = Server::start_with(&host_binary(), modules, serve_args);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let page = open(&chromium, Driver::start(&driver), server, size.0, size.1).await;
+        let page = open(chromium, Driver::start(&driver), server, size.0, size.1).await;
         test(&page).await;
         page.close().await;
     });

@@ -153,9 +153,12 @@ fn a_module_built_before_autogui_is_served_without_it() {
     let server = Server::start(&host_binary(), &[&lib, "mtttier"], &db);
     let list = server.get("/api/").json();
     assert_eq!(list[0]["id"], "compat_subtraction");
-    assert_eq!(list[0]["gui"], "v0");
+    // GamesmanUni's "Standard GUIs": the position as text and a list of moves.
+    assert_eq!(list[0]["gui"], "v1");
+    assert_eq!(list[1]["gui"], "v3");
     let v = server.get("/api/compat_subtraction/21/").json();
     assert_eq!(v["board"], serde_json::Value::Null);
+    assert_eq!(v["imageAutoGUIData"], serde_json::Value::Null);
     assert_eq!(v["autoguiStartPosition"], "21/1", "the text form stands in");
     let a = server.get("/api/compat_subtraction/21/positions/").json();
     // A heap of 21, take 1-3: the player to move wins by leaving a multiple of four,

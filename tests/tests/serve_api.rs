@@ -72,10 +72,32 @@ fn same_value(api: &Value, q: &Value, what: &str) {
     assert!(ok, "{what}: the API says {api}, query says {q}");
 }
 
+/// A position as the API gives it: `%`, `#`, `&` and `+` percent-encoded, because
+/// GamesmanUni sends positions in query strings without encoding them.
+fn url_safe(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('#', "%23")
+        .replace('&', "%26")
+        .replace('+', "%2B")
+}
+
+/// A position of the API as the module writes it (`url_safe` undone).
+fn module_text(text: &str) -> String {
+    text.replace("%23", "#")
+        .replace("%26", "&")
+        .replace("%2B", "+")
+        .replace("%25", "%")
+}
+
+/// WinBy as GamesmanUni reads it: the winner's margin (query's is player one's view).
+fn winner_margin(q: &Value) -> Value {
+    q.as_i64().map_or(Value::Null, |w| json!(w.abs()))
+}
+
 /// Asserts the API's answer says what `query --json` says.
 fn agree(api: &Value, q: &Value) {
     let at = q["position"].as_str().unwrap();
-    assert_eq!(api["position"], q["position"]);
+    assert_eq!(api["position"], json!(url_safe(at)));
     same_value(
         &api["positionValue"],
         &q["value"],
@@ -88,8 +110,13 @@ fn agree(api: &Value, q: &Value) {
     );
     assert_eq!(
         api.get("winby").unwrap_or(&Value::Null),
-        &q["winby"],
+        &winner_margin(&q["winby"]),
         "winby at {at}"
+    );
+    assert_eq!(
+        api.get("winbyPlayerOne").unwrap_or(&Value::Null),
+        &q["winby"],
+        "winbyPlayerOne at {at}"
     );
     assert_eq!(api["tier"], q["tier"], "tier at {at}");
     assert_eq!(api["tierName"], q["tier_name"], "tier name at {at}");
@@ -106,7 +133,11 @@ fn agree(api: &Value, q: &Value) {
     for (a, m) in am.iter().zip(qm) {
         let what = format!("move {} at {at}", m["move"]);
         assert_eq!(a["move"], m["move"], "order of moves at {at}");
-        assert_eq!(a["position"], m["position"], "{what}");
+        assert_eq!(
+            a["position"],
+            json!(url_safe(m["position"].as_str().unwrap())),
+            "{what}"
+        );
         same_value(&a["positionValue"], &m["value"], &what);
         same_value(&a["moveValue"], &m["move_value"], &what);
         assert_eq!(
@@ -116,6 +147,11 @@ fn agree(api: &Value, q: &Value) {
         );
         assert_eq!(
             a.get("winby").unwrap_or(&Value::Null),
+            &winner_margin(&m["winby"]),
+            "{what}"
+        );
+        assert_eq!(
+            a.get("winbyPlayerOne").unwrap_or(&Value::Null),
             &m["winby"],
             "{what}"
         );
@@ -175,7 +211,7 @@ fn answers_agree_with_query_json() {
                     assert_eq!(m["moveValue"], "unsolved", "{p}");
                 }
             } else {
-                agree(&at, &query_json(&db, game, variant, &p));
+                agree(&at, &query_json(&db, game, variant, &module_text(&p)));
             }
             compared += 1;
             let moves = at["moves"].as_array().unwrap();
@@ -209,8 +245,10 @@ fn games_variants_and_gamesmanuni_shapes() {
     assert_eq!(ids, ["whirly", "mtttier"], "games in the order given");
     assert_eq!(list[0]["type"], "onePlayer");
     assert_eq!(list[1]["type"], "twoPlayer");
-    assert_eq!(list[1]["name"], "Tic-tac-toe");
+    assert_eq!(list[1]["name"], "Tic-Tac-Toe");
+    // GamesmanUni's kinds: an animated image board, or text and a list of moves.
     assert_eq!(list[1]["gui"], "v3");
+    assert_eq!(list[0]["gui"], "v3");
     // Without the trailing slash too, and CORS for another origin.
     let r = server.get("/api");
     assert_eq!(r.json(), list);
@@ -251,7 +289,18 @@ fn games_variants_and_gamesmanuni_shapes() {
     let v = ok_json(&server.get("/api/mtttier/regular/"), "variant");
     assert_eq!(v["startPosition"], "---------");
     assert_eq!(v["autoguiStartPosition"], "1_---------");
-    assert_eq!(v["imageAutoGUIData"], Value::Null);
+    let image = &v["imageAutoGUIData"];
+    assert_eq!(image["defaultTheme"], "regular");
+    let theme = &image["themes"]["regular"];
+    assert_eq!(theme["background"], "ttt/3x3grid.svg");
+    assert_eq!(theme["charImages"]["X"]["image"], "ttt/x.svg");
+    assert_eq!(theme["centers"].as_array().unwrap().len(), 9);
+    let whirly_image =
+        &ok_json(&server.get("/api/whirly/tiny-corner/"), "whirly")["imageAutoGUIData"];
+    assert_eq!(
+        whirly_image["themes"]["sokoban"]["charImages"]["0"]["image"],
+        "sokoban/sokoban_wall.svg"
+    );
     assert_eq!(v["status"], "solved");
     assert_eq!(v["board"]["centers"].as_array().unwrap().len(), 9);
     assert_eq!(v["board"]["tokens"]["X"]["glyph"], "X");
@@ -273,7 +322,8 @@ fn games_variants_and_gamesmanuni_shapes() {
     );
     let first = &a["moves"][0];
     assert_eq!(first["move"], "4");
-    assert_eq!(first["autoguiMove"], "A_X_3_x");
+    assert_eq!(first["autoguiMove"], "A_x_3_x");
+    assert_eq!(first["boardMove"], "A_x_3_x");
     assert_eq!(first["autoguiPosition"], "2_X-OX-----");
     assert_eq!(
         (first["moveValue"].clone(), first["positionValue"].clone()),
@@ -291,10 +341,24 @@ fn games_variants_and_gamesmanuni_shapes() {
         "whirly start",
     );
     assert_eq!(w["solution"], json!(["u", "l", "u", "r", "r"]));
-    assert!(w["moves"][0]["autoguiMove"]
+    assert!(w["moves"][0]["boardMove"]
         .as_str()
         .unwrap()
         .starts_with("M_"));
+    // GamesmanUni draws the arrows, so it keys them by them. Positions come with
+    // their walls encoded.
+    for m in w["moves"].as_array().unwrap() {
+        assert_eq!(m["autoguiMove"], m["boardMove"]);
+    }
+    assert!(w["position"].as_str().unwrap().starts_with("%23%23"));
+    let again = ok_json(
+        &server.get(&format!(
+            "/api/whirly/tiny-corner/positions/?p={}",
+            w["moves"][0]["position"].as_str().unwrap()
+        )),
+        "a position sent as GamesmanUni sends it",
+    );
+    assert_eq!(again["position"], w["moves"][0]["position"]);
     // An unsolved variant answers unsolved, with unknown remoteness.
     let u = ok_json(&server.get("/api/whirly/tiny-push/positions/"), "unsolved");
     assert_eq!(
@@ -318,6 +382,7 @@ fn every_bundled_module_draws_consistent_autogui() {
         "miceblocks",
         "whirly",
         "chess",
+        "dodgem",
     ] {
         plugin(name);
     }
@@ -332,25 +397,31 @@ fn every_bundled_module_draws_consistent_autogui() {
             "miceblocks",
             "whirly",
             "chess",
+            "dodgem",
         ],
         "file:/nonexistent-gamesman-db",
     );
     let games = ok_json(&server.get("/api/"), "list");
-    assert_eq!(games.as_array().unwrap().len(), 6);
+    assert_eq!(games.as_array().unwrap().len(), 7);
     for (game, variant, centers) in [
         ("mtttier", "regular", 9),
-        ("quixo", "4x4", 16),
-        ("quixo", "3x3", 9),
+        // A center per cube, then four per cube on its edges (the arrows' heads).
+        ("quixo", "4x4", 80),
+        ("quixo", "3x3", 45),
         ("mothello", "4x4", 17),
         ("miceblocks", "base5", 15),
         ("miceblocks", "base2-threes", 3),
-        ("whirly", "two-colours", 15),
+        // The floor, then its 2 targets and 20 walls.
+        ("whirly", "two-colours", 37),
         ("whirly", "two-pushers", 0),
         ("chess", "KQK", 64),
         ("chess", "KPKP", 64),
+        // The cells and the exits above and beside them.
+        ("dodgem", "3x3", 16),
+        ("dodgem", "5x5", 36),
     ] {
         let v = ok_json(&server.get(&format!("/api/{game}/{variant}/")), game);
-        assert_eq!(v["gui"], "v3", "{game} {variant} has AutoGUI");
+        assert!(v["board"].is_object(), "{game} {variant} has AutoGUI");
         let n = v["board"]["centers"].as_array().unwrap().len();
         if centers > 0 {
             assert_eq!(n, centers, "centers of {game} {variant}");
@@ -364,12 +435,18 @@ fn every_bundled_module_draws_consistent_autogui() {
             assert!(a.starts_with("1_") || a.starts_with("2_"), "{game}: {a}");
             assert_eq!(a.chars().count() - 2, n, "{game}: {a}");
             let moves = at["moves"].as_array().unwrap();
+            if v["imageAutoGUIData"].is_null() {
+                // GamesmanUni lists every move and looks a click up by its text.
+                for m in moves {
+                    assert_eq!(m["autoguiMove"], m["move"], "{game} {variant}");
+                }
+            }
             let kinds: BTreeSet<&str> = moves
                 .iter()
-                .map(|m| &m["autoguiMove"].as_str().unwrap()[..2])
+                .map(|m| &m["boardMove"].as_str().unwrap()[..2])
                 .collect();
             let allowed: &[&str] = match game {
-                "quixo" | "whirly" | "chess" => &["M_"],
+                "quixo" | "whirly" | "chess" | "dodgem" => &["M_"],
                 "mothello" => &["A_", "T_"],
                 _ => &["A_"],
             };
@@ -390,7 +467,10 @@ fn every_bundled_module_draws_consistent_autogui() {
     // Othello's pass is a button below the board.
     let pass = position(&server, "mothello", "4x4", "BBBB/BBBB/BBWB/BBB-:W");
     assert_eq!(pass["moves"][0]["move"], "pass");
-    assert_eq!(pass["moves"][0]["autoguiMove"], "T_pass_16_x");
+    assert_eq!(pass["moves"][0]["boardMove"], "T_pass_16_x");
+    // GamesmanUni draws one-letter buttons only: it lists this one under the board and
+    // a click sends its text.
+    assert_eq!(pass["moves"][0]["autoguiMove"], "pass");
     // A chess promotion is one arrow for four moves (b7 is center 9, b8 center 1).
     let promo = position(&server, "chess", "KPK", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
     let arrows: Vec<&str> = promo["moves"]
@@ -398,9 +478,19 @@ fn every_bundled_module_draws_consistent_autogui() {
         .unwrap()
         .iter()
         .filter(|m| m["move"].as_str().unwrap().starts_with("b7b8"))
-        .map(|m| m["autoguiMove"].as_str().unwrap())
+        .map(|m| m["boardMove"].as_str().unwrap())
         .collect();
     assert_eq!(arrows, ["M_9_1_x"; 4]);
+    // GamesmanUni keys moves by autoguiMove: the four share an arrow, so it gets their
+    // texts (and lists them); the other moves keep their arrows.
+    for m in promo["moves"].as_array().unwrap() {
+        let text = m["move"].as_str().unwrap();
+        if text.starts_with("b7b8") {
+            assert_eq!(m["autoguiMove"], m["move"]);
+        } else {
+            assert_eq!(m["autoguiMove"], m["boardMove"], "{text}");
+        }
+    }
 }
 
 #[test]

@@ -276,7 +276,7 @@ fn a_whirly_level_is_solved_by_keystrokes() {
                 page.key(key).await;
                 page.wait_until(
                     &format!(
-                        "document.getElementById('position').textContent === {}",
+                        "document.getElementById('position').textContent === decodeURIComponent({})",
                         serde_json::to_string(&next).unwrap()
                     ),
                     &format!("the pusher's move {step}"),

@@ -71,6 +71,7 @@ Examples:
   host serve                                       every module found, on 127.0.0.1:8080
   host --plugin mtttier --plugin quixo serve --addr 127.0.0.1:9000
   host serve --db file:/srv/gamesman --addr 0.0.0.0:8080 --cache-mb 4096
+  host serve --gamesmanuni GamesmanUni/dist        GamesmanUni at http://127.0.0.1:8080/uni/
 
 Open http://127.0.0.1:8080/ in a browser; the JSON API is under /api/.";
 

@@ -21,6 +21,8 @@ pub struct ServeArgs {
     pub conn: serve::conn::ConnLimits,
     /// What one request may cost.
     pub limits: serve::Limits,
+    /// A GamesmanUni build to serve under `/uni/`.
+    pub gamesmanuni: Option<std::path::PathBuf>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -44,12 +46,17 @@ pub fn run(choice: &DbChoice, args: &ServeArgs) -> anyhow::Result<()> {
             .map(|spec| loader::load(spec))
             .collect::<Result<_, _>>()?
     };
+    let uni = match &args.gamesmanuni {
+        Some(dir) => Some(serve::uni::check_dir(dir).map_err(|e| CliError::Usage(e.to_string()))?),
+        None => None,
+    };
     let budget = Budget::new(args.cache_mb.saturating_mul(1 << 20));
     let catalog = Catalog::open(&modules, &choice.resource, choice.cache.as_deref(), budget)?;
     let options = ServeOptions {
         addr: args.addr.clone(),
         conn: args.conn,
         limits: args.limits,
+        gamesmanuni: uni,
     };
     serve::run(catalog, &options)?;
     Ok(())

@@ -9,6 +9,7 @@
 
 use super::catalog::{Catalog, GameEntry, VariantEntry};
 use super::error::{ApiError, ApiResult};
+use super::uni_data;
 use crate::outcome::{margin_for, value_name};
 use crate::query::{self, QueryError};
 use crate::ranking::{RankedMove, Ranking};
@@ -62,9 +63,12 @@ pub struct MoveAnswer {
     /// The move in the module's text form.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Its AutoGUI string (the text form when the module gives none).
+    /// The key GamesmanUni knows it by: its AutoGUI string when GamesmanUni draws it
+    /// on its image board, else its text (`uni_data::uni_moves`).
     pub autogui_move: String,
-    /// The position it leads to.
+    /// Its AutoGUI string for our board page (the text form when the module gives none).
+    pub board_move: String,
+    /// The position it leads to (`uni_data::url_safe`).
     pub position: String,
     /// That position's AutoGUI string.
     pub autogui_position: String,
@@ -76,9 +80,13 @@ pub struct MoveAnswer {
     pub delta_remoteness: i64,
     /// That position's remoteness.
     pub remoteness: i64,
-    /// That position's WinBy, from player one's view (WinBy games).
+    /// That position's WinBy as GamesmanUni reads it: the winner's margin, never
+    /// negative (WinBy games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winby: Option<i64>,
+    /// That position's WinBy from player one's view (WinBy games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winby_player_one: Option<i64>,
     /// The margin the move achieves for its maker (WinBy games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<i64>,
@@ -88,7 +96,7 @@ pub struct MoveAnswer {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionAnswer {
-    /// The position in the module's text form.
+    /// The position in the module's text form (`uni_data::url_safe`).
     pub position: String,
     /// Its AutoGUI string (the text form when the module gives none).
     pub autogui_position: String,
@@ -96,9 +104,13 @@ pub struct PositionAnswer {
     pub position_value: &'static str,
     /// Its remoteness (-200 infinite, -100 unknown).
     pub remoteness: i64,
-    /// Its WinBy from player one's view (WinBy games).
+    /// Its WinBy as GamesmanUni reads it: the winner's margin, never negative (WinBy
+    /// games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winby: Option<i64>,
+    /// Its WinBy from player one's view (WinBy games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winby_player_one: Option<i64>,
     /// The margin for the player to move (WinBy games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<i64>,
@@ -242,25 +254,39 @@ pub fn position(v: &VariantEntry, p: TierPosition) -> ApiResult<PositionAnswer> 
         } else {
             0
         };
+        let board_move = autogui_move(v, p, m)?;
         moves.push(MoveAnswer {
             mv: r.mv.clone(),
-            autogui_move: autogui_move(v, p, m)?,
+            autogui_move: board_move.clone(),
+            board_move,
             autogui_position: autogui_position(v, m.child, &r.position)?,
-            position: r.position.clone(),
+            position: uni_data::url_safe(&r.position),
             position_value: web_value(m.record.value),
             move_value: web_value(m.move_value),
             delta_remoteness: delta,
             remoteness: rem,
-            winby: r.winby,
+            winby: r.winby.map(i64::abs),
+            winby_player_one: r.winby,
             margin: ranking.margin(m),
         });
     }
+    let pairs: Vec<(String, String)> = moves
+        .iter()
+        .map(|m| (m.mv.clone(), m.board_move.clone()))
+        .collect();
+    for (m, key) in moves
+        .iter_mut()
+        .zip(uni_data::uni_moves(v.image.is_some(), &pairs))
+    {
+        m.autogui_move = key;
+    }
     Ok(PositionAnswer {
         autogui_position: autogui_position(v, p, &report.position)?,
-        position: report.position,
+        position: uni_data::url_safe(&report.position),
         position_value: web_value(ranking.record.value),
         remoteness: remoteness(&ranking.record),
-        winby: report.winby,
+        winby: report.winby.map(i64::abs),
+        winby_player_one: report.winby,
         margin: ranking.record.winby.map(|w| margin_for(w, ranking.mover)),
         moves,
         turn: ranking.mover.0,
@@ -291,7 +317,7 @@ pub fn computer(v: &VariantEntry, p: TierPosition, mode: Mode) -> ApiResult<Json
         .expect("a position that is not over has moves");
     Ok(json!({
         "move": m.text,
-        "position": v.game.position_to_text(m.child).map_err(module_error)?,
+        "position": uni_data::url_safe(&v.game.position_to_text(m.child).map_err(module_error)?),
         "moveValue": web_value(m.move_value),
         "mode": mode.name(),
         "choices": choices.iter().map(|c| c.text.clone()).collect::<Vec<_>>(),
@@ -306,12 +332,13 @@ fn game_type(g: &GameEntry) -> &'static str {
     }
 }
 
-fn gui(has_board: bool) -> &'static str {
-    if has_board {
-        "v3"
-    } else {
-        "v0"
-    }
+/// A game's `gui` kind: the best of its variants'.
+fn game_gui(g: &GameEntry) -> &'static str {
+    g.variants
+        .iter()
+        .map(|v| uni_data::gui_kind(v.image.as_ref()))
+        .max()
+        .unwrap_or("v1")
 }
 
 /// `GET /api/`: every game.
@@ -324,7 +351,7 @@ pub fn games(c: &Catalog) -> Json {
                     "id": g.id,
                     "name": g.name,
                     "type": game_type(g),
-                    "gui": gui(g.variants.iter().any(|v| v.board.is_some())),
+                    "gui": game_gui(g),
                     "description": g.description,
                     "variants": g.variants.len(),
                 })
@@ -338,7 +365,7 @@ fn variant_summary(v: &VariantEntry) -> Json {
         "id": v.id,
         "name": v.id,
         "description": v.description,
-        "gui": gui(v.board.is_some()),
+        "gui": uni_data::gui_kind(v.image.as_ref()),
         "status": v.status().name(),
     })
 }
@@ -367,10 +394,10 @@ pub fn variant(g: &GameEntry, v: &VariantEntry) -> ApiResult<Json> {
         "description": v.description,
         "game": g.id,
         "gameName": g.name,
-        "startPosition": start,
+        "startPosition": uni_data::url_safe(&start),
         "autoguiStartPosition": autogui_position(v, v.start, &start)?,
-        "imageAutoGUIData": Json::Null,
-        "gui": gui(v.board.is_some()),
+        "imageAutoGUIData": v.image.clone().unwrap_or(Json::Null),
+        "gui": uni_data::gui_kind(v.image.as_ref()),
         "status": v.status().name(),
         "players": props.players,
         "supportsWinBy": props.supports_winby,
@@ -379,8 +406,8 @@ pub fn variant(g: &GameEntry, v: &VariantEntry) -> ApiResult<Json> {
     }))
 }
 
-/// Our AutoGUI board as JSON (`imageAutoGUIData` stays null: GamesmanUni's format
-/// names its own images).
+/// Our AutoGUI board as JSON, drawn by our page (GamesmanUni draws
+/// `imageAutoGUIData`, which names its own images).
 pub fn board_json(b: &Board) -> Json {
     json!({
         "width": b.width,

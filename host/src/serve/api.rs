@@ -158,7 +158,17 @@ fn parse_position(
             "empty position: give ?p= the position's text, or leave p out for the start".into(),
         ));
     }
-    query::parse_position(&v.game, Some(text)).map_err(answer::query_error)
+    match query::parse_position(&v.game, Some(text)) {
+        // A position the API gave percent-encoded (`uni_data::url_safe`), encoded once
+        // more by the client.
+        Err(e) => match super::uni_data::percent_decoded(text) {
+            Some(decoded) => {
+                query::parse_position(&v.game, Some(&decoded)).map_err(|_| answer::query_error(e))
+            }
+            None => Err(answer::query_error(e)),
+        },
+        Ok(p) => Ok(p),
+    }
 }
 
 async fn games(State(c): State<Arc<Catalog>>) -> Json<serde_json::Value> {

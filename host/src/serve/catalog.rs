@@ -71,6 +71,8 @@ pub struct VariantEntry {
     pub db: Arc<dyn Database>,
     /// The AutoGUI board, if the module draws one.
     pub board: Option<Board>,
+    /// GamesmanUni's `imageAutoGUIData`, if the module gives one (checked).
+    pub image: Option<serde_json::Value>,
     /// The initial position.
     pub start: TierPosition,
     /// The analysis, once computed (or the error it ended with).
@@ -226,6 +228,20 @@ fn open_variant(
             None
         }
     };
+    let image = match game.image_autogui_data() {
+        Ok(Some(text)) => match super::uni_data::check_image_data(&text, board.as_ref()) {
+            Ok(data) => Some(data),
+            Err(why) => {
+                log::warn!("{} {id}: its imageAutoGUIData is not sent: {why}", m.name());
+                None
+            }
+        },
+        Ok(None) => None,
+        Err(e) => {
+            log::warn!("{} {id}: no imageAutoGUIData ({e})", m.name());
+            None
+        }
+    };
     Ok(VariantEntry {
         id: id.to_string(),
         description: description.to_string(),
@@ -233,6 +249,7 @@ fn open_variant(
         game,
         db,
         board,
+        image,
         analysis: tokio::sync::OnceCell::new(),
     })
 }

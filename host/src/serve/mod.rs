@@ -7,8 +7,9 @@
 //! one more front end beside play, query and analyze: it calls the same library
 //! functions (`query`, `ranking`, `analyze`, `plot`) and never the solver's internals.
 //! Files: `catalog` (what is served), `cache` (tiers in memory), `answer` (the JSON),
-//! `api` and `page` (routes), `files` (the database files under `/db/`), `error`,
-//! `shutdown`, and the page in `static/`.
+//! `api` and `page` (routes), `files` (the database files under `/db/`), `uni`
+//! (a GamesmanUni build under `/uni/`, and what GamesmanUni needs of the answers),
+//! `error`, `shutdown`, and the page in `static/`.
 
 pub mod answer;
 pub mod api;
@@ -19,6 +20,8 @@ pub mod error;
 pub mod files;
 pub mod page;
 pub mod shutdown;
+pub mod uni;
+pub mod uni_data;
 
 use axum::http::{Method, Uri};
 use axum::Router;
@@ -45,6 +48,8 @@ pub struct ServeOptions {
     pub conn: conn::ConnLimits,
     /// What one request may cost.
     pub limits: Limits,
+    /// A GamesmanUni build (checked by `uni::check_dir`) to serve under `/uni/`.
+    pub gamesmanuni: Option<std::path::PathBuf>,
 }
 
 /// What one request may cost (`serve --call-deadline`, `--analysis-limit`).
@@ -98,6 +103,11 @@ pub enum ServeError {
 /// The whole application: API (with CORS for GET, which GamesmanUni needs), page,
 /// database files, JSON errors for everything else.
 pub fn app(catalog: Arc<Catalog>) -> Router {
+    app_with(catalog, None)
+}
+
+/// The application, with a GamesmanUni build under `/uni/` when `uni` is given.
+pub fn app_with(catalog: Arc<Catalog>, uni: Option<&std::path::Path>) -> Router {
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([
         Method::GET,
         Method::HEAD,
@@ -106,6 +116,9 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
     let mut routes = api::routes().merge(page::routes());
     if let Ok(crate::db::Resource::Dir(root)) = crate::db::parse_resource(&catalog.resource) {
         routes = routes.merge(files::routes(root));
+    }
+    if let Some(dir) = uni {
+        routes = routes.merge(uni::routes(dir));
     }
     routes
         .fallback(not_found)
@@ -172,7 +185,7 @@ pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
         .build()
         .map_err(ServeError::Runtime)?;
     let catalog = Arc::new(catalog);
-    let result = runtime.block_on(serve(catalog, addr, options.conn));
+    let result = runtime.block_on(serve(catalog, addr, options.conn, options.gamesmanuni.clone()));
     // Work still running on blocking threads (a long analysis) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     result
@@ -182,6 +195,7 @@ async fn serve(
     catalog: Arc<Catalog>,
     addr: SocketAddr,
     limits: conn::ConnLimits,
+    uni: Option<std::path::PathBuf>,
 ) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -199,11 +213,14 @@ async fn serve(
         catalog.resource
     );
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = conn::serve(listener, app(catalog), limits, async {
+    let server = conn::serve(listener, app_with(catalog, uni.as_deref()), limits, async {
         let _ = stopped.await;
     });
     let mut server = tokio::spawn(server);
     println!("listening on http://{local}/ (Ctrl-C stops)");
+    if uni.is_some() {
+        println!("GamesmanUni at http://{local}/uni/");
+    }
     let _ = std::io::stdout().flush();
     tokio::select! {
         () = shutdown::signal() => {}

@@ -265,4 +265,14 @@ impl<G: GameObject> FfiGame for Adapter<G> {
                 .into())
         })
     }
+
+    fn image_autogui_data(&self) -> CallResult<RString> {
+        guard("image_autogui_data", || {
+            Ok(
+                module_call!("image_autogui_data", self.game.image_autogui_data())
+                    .unwrap_or_default()
+                    .into(),
+            )
+        })
+    }
 }

@@ -121,7 +121,7 @@ impl Chess {
 impl Game for Chess {
     const NAME: &'static str = "chess";
     const AUTHORS: &'static str = "the gamesman-rs team";
-    const DESCRIPTION: &'static str = "Chess endgames with up to four pieces, solved as tiers of material sets (captures and promotions lead to smaller or changed sets). No castling; en passant in KPKP; values ignore the 50-move rule, as endgame tablebases do.";
+    const DESCRIPTION: &'static str = "Chess: endgames with up to four pieces, solved as tiers of material sets (captures and promotions lead to smaller or changed sets). No castling; en passant in KPKP; values ignore the 50-move rule, as endgame tablebases do.";
 
     fn variants() -> Vec<VariantInfo> {
         let mut all = tiers::all_variants();
@@ -403,6 +403,35 @@ impl Game for Chess {
         // A promotion is one arrow for each piece; front ends ask which.
         let m = unpack_move(m);
         Some(autogui::arrow(center_of(m.from), center_of(m.to)))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni's chess board and pieces (its "Wikipedia" set: K.svg for a white
+        // king, kk.svg for a black one) on the board's own unit squares.
+        let board = self.autogui_board()?;
+        let images = "KQRBNP"
+            .chars()
+            .flat_map(|c| {
+                let black = c.to_ascii_lowercase();
+                [
+                    (c, format!("chess/wikipedia/{c}.svg"), 1.0),
+                    (black, format!("chess/wikipedia/{black}{black}.svg"), 1.0),
+                ]
+            })
+            .collect();
+        Some(
+            autogui::ImageData {
+                theme: "Wikipedia".into(),
+                space: (8.0, 8.0),
+                centers: board.centers,
+                background: "chess/wikipedia/grid.svg".into(),
+                images,
+                arrow_width: 0.1,
+                animation: "simpleSlides".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
     }
 
     fn score(&self, p: TierPosition) -> i64 {

@@ -23,9 +23,12 @@
 //! blue cars as kind 1 and red as kind 2) times two, plus one when Red is to move. A
 //! move is `from * (cells + 1) + to`, with `to = cells` for driving off.
 //!
-//! This file maps the plugin API onto `rules`, `rank` and `text`; it must not hold
+//! `gui` draws it for graphical front ends (our page and GamesmanUni).
+//!
+//! This file maps the plugin API onto `rules`, `rank`, `text` and `gui`; it must not hold
 //! rules of its own.
 
+pub mod gui;
 pub mod rank;
 pub mod rules;
 pub mod text;
@@ -245,6 +248,23 @@ impl Game for Dodgem {
             Some((a, b)) => format!("{a} blue {b} red"),
             None => tier.0.to_string(),
         }
+    }
+
+    fn autogui_board(&self) -> Option<gamesman_plugin_api::autogui::Board> {
+        Some(gui::board(&self.geo))
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> Option<String> {
+        Some(gui::position(&self.geo, &self.board(p), self.turn(p)))
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
+        let (from, dest) = self.decode_move(m);
+        Some(gui::move_string(&self.geo, &self.board(p), from, dest))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        gui::image_data(&self.geo)
     }
 
     fn children(&self, p: TierPosition, children: &mut List<'_, TierPosition>) -> bool {

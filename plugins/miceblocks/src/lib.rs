@@ -460,7 +460,32 @@ impl Game for MiceBlocks {
         b.tokens.push(
             Token::shape('O', Shape::ROUNDED, 0.92, "#c0392b", "#641d15").with_glyph("O", "#fff"),
         );
+        // An empty slot: GamesmanUni draws a blank block there, we draw the slot.
+        b.tokens.push(Token::glyph('B', "", ""));
         Some(b)
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni has no pyramid, but it has blocks: Quixo's X, O and blank cubes,
+        // stacked as our board stacks them.
+        let board = self.autogui_board()?;
+        let base = self.pyramid.base as f64;
+        Some(
+            autogui::ImageData {
+                theme: "blocks".into(),
+                space: (base, base),
+                centers: board.centers,
+                images: vec![
+                    ('X', "quixo/x.svg".into(), 0.96),
+                    ('O', "quixo/o.svg".into(), 0.96),
+                    ('B', "quixo/blank.svg".into(), 0.96),
+                ],
+                circle_radius: 0.18,
+                animation: "entityFade".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
     }
 
     fn autogui_position(&self, p: TierPosition) -> Option<String> {
@@ -472,7 +497,7 @@ impl Game for MiceBlocks {
                 } else if o >> k & 1 == 1 {
                     'O'
                 } else {
-                    '-'
+                    'B'
                 }
             })
             .collect();
@@ -480,10 +505,11 @@ impl Game for MiceBlocks {
     }
 
     fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
+        // Lower case: GamesmanUni then draws a plain button, not the block's image.
         let token = if Self::x_to_move(p.tier.0 as usize) {
-            'X'
+            'x'
         } else {
-            'O'
+            'o'
         };
         Some(autogui::place(token, m.0 as usize))
     }

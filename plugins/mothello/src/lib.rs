@@ -96,7 +96,7 @@ impl Mothello {
 impl Game for Mothello {
     const NAME: &'static str = "mothello";
     const AUTHORS: &'static str = "the gamesman-rs team, after GamesmanClassic's mothello.c";
-    const DESCRIPTION: &'static str = "Othello on small boards: black and white place discs that flip every straight line of opponent discs they close off (at least one); a player who cannot move passes, and when neither can, more discs wins. Solved with WinBy (black discs minus white discs). Tiers count the discs on the board.";
+    const DESCRIPTION: &'static str = "Othello: on small boards, black and white place discs that flip every straight line of opponent discs they close off (at least one); a player who cannot move passes, and when neither can, more discs wins. Solved with WinBy (black discs minus white discs). Tiers count the discs on the board.";
 
     fn variants() -> Vec<VariantInfo> {
         VARIANTS
@@ -396,12 +396,36 @@ impl Game for Mothello {
         if m.0 == PASS {
             return Some(autogui::button("pass", self.geo.cells()));
         }
-        let token = if self.turn(p) == Player::ONE {
-            'B'
-        } else {
-            'W'
-        };
-        Some(autogui::place(token, m.0 as usize))
+        // GamesmanUni's Othello hit box (a plain dot), whoever places the disc.
+        let _ = p;
+        Some(autogui::place('h', m.0 as usize))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni's Othello board is 4x4 with a strip below (where the pass
+        // button sits); other sizes get no images, so GamesmanUni lists their moves.
+        if (self.geo.rows, self.geo.cols) != (4, 4) {
+            return None;
+        }
+        let board = self.autogui_board()?;
+        // Its grid is drawn 0.006 cells in from the space's corner.
+        let nudge = |(x, y): (f64, f64)| (x + 0.006, y + 0.006);
+        Some(
+            autogui::ImageData {
+                theme: "regular".into(),
+                space: (4.012, 5.0),
+                centers: board.centers.into_iter().map(nudge).collect(),
+                background: "othello/grid.svg".into(),
+                images: vec![
+                    ('B', "general/blackpiece.svg".into(), 0.9),
+                    ('W', "general/whitepiece.svg".into(), 0.9),
+                    ('h', "general/basichitbox.svg".into(), 1.0),
+                ],
+                animation: "entityFade".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
     }
 
     fn win_by(&self, p: TierPosition) -> i64 {

@@ -123,7 +123,7 @@ impl MttTier {
 impl Game for MttTier {
     const NAME: &'static str = "mtttier";
     const AUTHORS: &'static str = "the gamesman-rs team, after Max Delgadillo's mtttier.c";
-    const DESCRIPTION: &'static str = "Tic-tac-toe: X and O take turns placing a piece on a 3x3 board; three in a row wins, a full board without one is a tie. Tiers count the pieces left to place (tier 9 is the empty board).";
+    const DESCRIPTION: &'static str = "Tic-Tac-Toe: X and O take turns placing a piece on a 3x3 board; three in a row wins, a full board without one is a tie. Tiers count the pieces left to place (tier 9 is the empty board).";
 
     fn variants() -> Vec<VariantInfo> {
         vec![
@@ -372,8 +372,31 @@ impl Game for MttTier {
     }
 
     fn autogui_move(&self, p: TierPosition, m: Move) -> Option<String> {
-        let token = if Self::to_move(p.tier) == X { 'X' } else { 'O' };
+        // Lower-case tokens, as GamesmanUni's tic-tac-toe: its image board then draws
+        // a plain button (an upper-case one would be drawn with the piece's image).
+        let token = if Self::to_move(p.tier) == X { 'x' } else { 'o' };
         Some(autogui::place(token, m.0 as usize))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni's tic-tac-toe images on the board's own unit cells.
+        let board = self.autogui_board()?;
+        Some(
+            autogui::ImageData {
+                theme: "regular".into(),
+                space: (3.0, 3.0),
+                centers: board.centers,
+                background: "ttt/3x3grid.svg".into(),
+                images: vec![
+                    ('X', "ttt/x.svg".into(), 1.0),
+                    ('O', "ttt/o.svg".into(), 1.0),
+                ],
+                circle_radius: 0.15,
+                animation: "entityFade".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
     }
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {

@@ -48,6 +48,10 @@ use moves::Status;
 use order::CanonicalFirst;
 use rank::{Tables, TierRanker};
 use std::sync::OnceLock;
+
+/// The AutoGUI centers after the cells: offsets of each cell's right, left, lower and
+/// upper edge from its middle.
+const QUIXO_EDGES: [(f64, f64); 4] = [(0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5)];
 use symmetry::Symmetries;
 use tiers::Tiers;
 
@@ -398,24 +402,74 @@ impl Game for Quixo {
     }
 
     fn autogui_board(&self) -> Option<AutoGuiBoard> {
-        // Every cell is a cube (blank, X or O); a move is an arrow from the cube taken
-        // to the end of the line where it is pushed back in.
+        // Every cell is a cube (B blank, X or O). After the cells come four more
+        // centers per cell, on the middle of its right, left, lower and upper edge (the
+        // layout of GamesmanUni's Quixo): a move is an arrow from the cube taken to the
+        // edge it slides toward, to the end of its row or column.
         let n = self.geo.side;
         let mut b = AutoGuiBoard::grid(n, n, "#ecdcb8", "#7a6440");
         b.background = "#7a6440".into();
+        let cells = b.centers.clone();
+        for (dx, dy) in QUIXO_EDGES {
+            b.centers
+                .extend(cells.iter().map(|&(x, y)| (x + dx, y + dy)));
+        }
         b.tokens.push(Token::glyph('X', "X", "#1f5fbf"));
         b.tokens.push(Token::glyph('O', "O", "#c0392b"));
+        b.tokens.push(Token::glyph('B', "", ""));
         Some(b)
     }
 
     fn autogui_position(&self, p: TierPosition) -> Option<String> {
         let (b, _) = self.decode(p);
-        let cells: String = (0..self.geo.cells).map(|i| Self::cell_char(b, i)).collect();
+        let mut cells: String = (0..self.geo.cells)
+            .map(|i| match Self::cell_char(b, i) {
+                '-' => 'B',
+                c => c,
+            })
+            .collect();
+        cells.extend(std::iter::repeat_n('-', 4 * self.geo.cells));
         Some(autogui::position(self.turn(p), &cells))
     }
 
     fn autogui_move(&self, _p: TierPosition, m: Move) -> Option<String> {
-        Some(autogui::arrow((m.0 >> 8) as usize, (m.0 & 0xff) as usize))
+        let (from, to) = ((m.0 >> 8) as usize, (m.0 & 0xff) as usize);
+        let n = self.geo.side;
+        let (fr, fc, tr, tc) = (from / n, from % n, to / n, to % n);
+        // The edge of `from` the cube slides toward: right, left, down or up.
+        let edge = if fr == tr {
+            if tc > fc {
+                0
+            } else {
+                1
+            }
+        } else if tr > fr {
+            2
+        } else {
+            3
+        };
+        Some(autogui::arrow(from, (edge + 1) * self.geo.cells + from))
+    }
+
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni's Quixo cubes on the board's own unit cells.
+        let board = self.autogui_board()?;
+        Some(
+            autogui::ImageData {
+                theme: "regular".into(),
+                space: (self.geo.side as f64, self.geo.side as f64),
+                centers: board.centers,
+                images: vec![
+                    ('X', "quixo/x.svg".into(), 1.0),
+                    ('O', "quixo/o.svg".into(), 1.0),
+                    ('B', "quixo/blank.svg".into(), 1.0),
+                ],
+                arrow_width: 0.025,
+                animation: "entityFade".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
     }
 
     fn tier_children(&self, tier: Tier, children: &mut List<'_, Tier>) {

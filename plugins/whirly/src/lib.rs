@@ -62,6 +62,16 @@ pub const LEVELS: &[(&str, &str, &str)] = &[
 const TIER: Tier = Tier(0);
 
 /// Colours of boxes and targets in the AutoGUI board, by colour number (cycling).
+/// The pusher's AutoGUI character (GamesmanUni draws letters, digits and `-` only).
+const PUSHER: char = '1';
+/// A wall's AutoGUI character.
+const WALL: char = '0';
+/// GamesmanUni's coloured circles (`general/<colour>_circle.svg`), in `PALETTE`'s
+/// order as far as it has them.
+const UNI_CIRCLES: [&str; 9] = [
+    "orange", "blue", "green", "purple", "red", "teal", "yellow", "brown", "pink",
+];
+
 const PALETTE: [&str; 8] = [
     "#e67e22", "#2980b9", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#7f8c8d",
 ];
@@ -524,8 +534,10 @@ impl Game for Whirly {
     }
 
     fn autogui_board(&self) -> Option<AutoGuiBoard> {
-        // A center per floor cell (in the level's own numbering); walls, floor and
-        // targets are fixed shapes; a move is an arrow from a pusher to the next cell.
+        // A center per floor cell (in the level's own numbering), then one per target
+        // and one per wall (`extra_centers`), whose characters GamesmanUni draws; here
+        // walls, floor and targets are fixed shapes. A move is an arrow from a pusher
+        // to the next cell.
         let l = &self.level;
         let mut b = AutoGuiBoard {
             width: l.width as f64,
@@ -533,7 +545,7 @@ impl Game for Whirly {
             background: "#3b3b3b".into(),
             ..AutoGuiBoard::default()
         };
-        for &(r, c) in &l.cells {
+        for &(r, c) in l.cells.iter().chain(&self.extra_centers()) {
             b.centers.push((c as f64 + 0.5, r as f64 + 0.5));
         }
         for r in 0..l.height {
@@ -571,20 +583,32 @@ impl Game for Whirly {
             );
         }
         b.tokens
-            .push(Token::shape('@', Shape::CIRCLE, 0.7, "#222", "#000").with_glyph("@", "#fff"));
+            .push(Token::shape(PUSHER, Shape::CIRCLE, 0.7, "#222", "#000").with_glyph("@", "#fff"));
+        // Targets and walls are drawn by the fixed shapes here.
+        for &k in &l.colours {
+            b.tokens.push(Token::glyph(k.to_ascii_lowercase(), "", ""));
+        }
+        b.tokens.push(Token::glyph(WALL, "", ""));
         Some(b)
     }
 
     fn autogui_position(&self, p: TierPosition) -> Option<String> {
         let u = self.units(p);
         let l = &self.level;
-        let cells: String = (0..l.cells.len())
+        let mut cells: String = (0..l.cells.len())
             .map(|h| match u[h] {
                 0 => '-',
-                x if x == l.pusher_code() => '@',
+                x if x == l.pusher_code() => PUSHER,
                 x => l.colours[x as usize - 1].to_ascii_uppercase(),
             })
             .collect();
+        cells.extend(
+            l.target
+                .iter()
+                .filter(|&&t| t > 0)
+                .map(|&t| l.colours[t as usize - 1].to_ascii_lowercase()),
+        );
+        cells.extend(std::iter::repeat_n(WALL, self.walls().len()));
         Some(autogui::position(Player::ONE, &cells))
     }
 
@@ -594,8 +618,57 @@ impl Game for Whirly {
         Some(autogui::arrow(h, to))
     }
 
+    fn image_autogui_data(&self) -> Option<String> {
+        // GamesmanUni's Sokoban walls and pusher, and its coloured circles: a box
+        // large, its target a dot drawn over whatever stands there.
+        let l = &self.level;
+        let board = self.autogui_board()?;
+        let mut images = vec![
+            (WALL, "sokoban/sokoban_wall.svg".to_string(), 1.0),
+            (PUSHER, "sokoban/sokoban_player.svg".to_string(), 0.9),
+        ];
+        for (i, &k) in l.colours.iter().enumerate() {
+            let circle = format!("general/{}_circle.svg", UNI_CIRCLES[i % UNI_CIRCLES.len()]);
+            images.push((k.to_ascii_uppercase(), circle.clone(), 0.8));
+            images.push((k.to_ascii_lowercase(), circle, 0.3));
+        }
+        Some(
+            autogui::ImageData {
+                theme: "sokoban".into(),
+                space: (l.width as f64, l.height as f64),
+                centers: board.centers,
+                images,
+                arrow_width: 0.12,
+                animation: "simpleSlides".into(),
+                ..Default::default()
+            }
+            .to_json(),
+        )
+    }
+
     fn tier_name(&self, _tier: Tier) -> String {
         "all states".into()
+    }
+}
+
+impl Whirly {
+    /// The wall cells, row by row.
+    fn walls(&self) -> Vec<(usize, usize)> {
+        let l = &self.level;
+        (0..l.height * l.width)
+            .filter(|&i| l.hid[i].is_none())
+            .map(|i| (i / l.width, i % l.width))
+            .collect()
+    }
+
+    /// The AutoGUI centers after the floor cells: the targets (in floor order), then
+    /// the walls.
+    fn extra_centers(&self) -> Vec<(usize, usize)> {
+        let l = &self.level;
+        let targets = (0..l.cells.len())
+            .filter(|&h| l.target[h] > 0)
+            .map(|h| l.cells[h]);
+        targets.chain(self.walls()).collect()
     }
 }
 

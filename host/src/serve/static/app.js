@@ -109,6 +109,12 @@ async function answerFor(position) {
 
 // ---- showing a position ----------------------------------------------------------
 
+// The API gives positions with % # & + percent-encoded (GamesmanUni sends them in
+// query strings unencoded); they are shown as the module writes them.
+function shownText(position) {
+  try { return decodeURIComponent(position); } catch (e) { return position; }
+}
+
 async function show() {
   const seq = ++state.seq;
   state.selected = null;
@@ -119,7 +125,7 @@ async function show() {
     a = await answerFor(state.history[state.index]);
   } catch (e) { say(e.message); return; }
   if (seq !== state.seq) return;
-  $('position').textContent = a.position;
+  $('position').textContent = shownText(a.position);
   $('tier').textContent = `tier ${a.tier} "${a.tierName}"`;
   $('prediction').textContent = prediction(a);
   $('undo').disabled = state.index === 0;
@@ -295,7 +301,7 @@ function arrowKey(key) {
   const [wx, wy] = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
   const candidates = [];
   for (const m of a.moves) {
-    const g = parseMove(m.autoguiMove);
+    const g = parseMove(m.boardMove);
     if (!g || g.kind !== 'M') continue;
     if (state.selected !== null && g.from !== state.selected) continue;
     const [x1, y1] = board.centers[g.from];

@@ -118,7 +118,7 @@ function colourOf(m) { return $('show-values').checked ? COLOURS[m.moveValue] : 
 
 function drawMoves(a, svg) {
   const board = state.variant.board;
-  const parsed = a.moves.map((m) => ({ m, g: parseMove(m.autoguiMove) })).filter((x) => x.g);
+  const parsed = a.moves.map((m) => ({ m, g: parseMove(m.boardMove) })).filter((x) => x.g);
   const values = $('show-values').checked;
   // Moves drawn by the same element (a promotion's four arrows) are chosen among.
   const groups = new Map();
