@@ -30,6 +30,7 @@ def note_for(d):
     log = '/work/classic-oracle/logs/%s.%s.out' % (d['exe'], d['req_option'])
     txt = open(log, errors='replace').read() if os.path.exists(log) else ''
     txt = re.sub(r'\x1b\[[0-9;]*[A-Za-z]|\x1b\[?[su]', '', txt)
+    txt = txt.replace('No Errors Found!', '')
     pats = [r'Error[^\n]*', r'ERROR[^\n]*', r'Sorry[^\n]*', r'Segmentation[^\n]*', r'[Ii]nvalid[^\n]*', r'[Cc]ould not[^\n]*']
     for p in pats:
         m = re.search(p, txt)
@@ -58,10 +59,14 @@ for var, exe in games:
         d = dict(rows[key])
         run = d['run']
         st = d.get('status', '')
-        if run == 'ok' and st == 'solved':
+        if run == 'ok' and st == 'solved' and d.get('value') == 'undecided':
+            r = 'solved_start_undecided'
+        elif run == 'ok' and st == 'solved':
             r = 'solved'
         elif run == 'ok' and st == 'not_solved':
             r = 'classic_exit'
+        elif run == 'timeout_or_killed' and d.get('value') not in (None, '', 'undecided'):
+            r = 'solved_recount_cut'
         elif run == 'timeout_or_killed':
             r = 'timeout' if float(d['wall']) >= float(d.get('bound') or 20) - 0.5 else 'killed'
         elif run == 'ok' and not st:
@@ -76,5 +81,7 @@ for var, exe in games:
         d['game_name'] = d.get('name', '-')
         d['db'] = d.get('db', '-')
         d['note'] = note_for(d) if r != 'solved' else ''
+        if r == 'solved_start_undecided':
+            d['note'] = (d['note'] + ' ' if d['note'] else '') + "Classic's solve returned but its database holds no value for the start"
         out.append('\t'.join(str(d.get(c, '-')).replace('\t', ' ') for c in COLS))
 open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
