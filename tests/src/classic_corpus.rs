@@ -316,9 +316,9 @@ fn run_module(
                 "{module}: loads, but expectations.tsv says it does not ({})",
                 expect.note
             ));
-        } else if !info.stderr.starts_with("error: ") {
+        } else if !info.stderr.contains("error") && !info.stdout.contains("\"error\"") {
             problems.push(format!(
-                "{module}: refused without an error paragraph:\n{}",
+                "{module}: refused without an error message:\n{}",
                 info.describe()
             ));
         }

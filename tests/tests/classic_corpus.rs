@@ -53,8 +53,10 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
     let Some(corpus) = corpus() else { return };
     let makefile = std::fs::read_to_string(corpus.join("Makefile.in")).expect("Makefile.in");
     let modules = makefile_modules(&makefile);
+    // 97 C modules and mcon.cc (CGAMES also names $(TTTPPM_EXE), which Classic never
+    // defines).
     assert!(
-        modules.len() >= 99,
+        modules.len() >= 98,
         "Makefile.in lists {} modules",
         modules.len()
     );
@@ -186,13 +188,24 @@ fn a_module_reading_stdin_inside_a_call_fails_that_call_naming_the_function() {
         // The host's own stdin has input: the module must not get it.
         let cmd = e2e_tests::run::host_command(
             &host,
-            &["--plugin", &lib, "--variant", variant, "solve", "--db", "memory:"],
+            &[
+                "--plugin",
+                &lib,
+                "--variant",
+                variant,
+                "solve",
+                "--db",
+                "memory:",
+            ],
         );
         e2e_tests::run::run_with_input(cmd, b"0\n1\n2\n", Duration::from_secs(30))
     };
     for (variant, message) in [
         ("1", "the module read standard input in InitializeGame"),
-        ("2", "the module asked for typed input (GetMyInt) in Primitive"),
+        (
+            "2",
+            "the module asked for typed input (GetMyInt) in Primitive",
+        ),
     ] {
         let r = solve(variant);
         assert!(r.status.code().is_some_and(|c| c != 0), "{}", r.describe());

@@ -61,6 +61,7 @@ CLASSIC_CORE MENU gMenuMode = BeforeEvaluation;
 CLASSIC_CORE OPPONENT gOpponent = AgainstHuman;
 CLASSIC_CORE int gTurnNumber = 0;
 CLASSIC_CORE Tcl_Interp *gTclInterp = NULL;
+CLASSIC_CORE STRING gValueString[] = {"undecided", "win", "lose", "tie", "draw (win)", "draw (lose)", "draw"};
 CLASSIC_CORE BOOLEAN gIsInteract = FALSE;
 CLASSIC_CORE BOOLEAN gLoadTierdbArray = FALSE;
 CLASSIC_CORE BOOLEAN gPrintPredictions = FALSE;

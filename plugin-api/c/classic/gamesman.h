@@ -228,6 +228,7 @@ extern MENU gMenuMode;
 extern OPPONENT gOpponent;
 extern int gTurnNumber;
 extern Tcl_Interp *gTclInterp;
+extern STRING gValueString[]; /* a VALUE's name, indexed by the VALUE */
 extern BOOLEAN gIsInteract;      /* Classic's server mode: never, here */
 extern BOOLEAN gLoadTierdbArray;
 extern BOOLEAN gPrintPredictions;
