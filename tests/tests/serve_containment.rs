@@ -82,6 +82,35 @@ fn db_publishes_only_tier_files_and_manifests() {
 }
 
 #[test]
+fn a_host_name_address_is_accepted() {
+    // `--addr localhost:PORT` was refused although the message asks for HOST:PORT.
+    let empty = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(host_binary())
+        .args(["--plugin", "mtttier", "serve", "--db", &resource(&empty), "--addr", "localhost:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut l = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut l);
+        l
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reader.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    if reader.is_finished() {
+        line = reader.join().unwrap();
+    }
+    assert!(line.starts_with("listening on http://127.0.0.1:") || line.starts_with("listening on http://[::1]:"), "{line:?}");
+}
+
+#[test]
 fn a_huge_unsolved_analysis_is_refused_at_once() {
     let empty = tempfile::tempdir().unwrap();
     let server = Server::start(&host_binary(), &["quixo"], &resource(&empty));

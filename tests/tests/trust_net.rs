@@ -232,6 +232,26 @@ fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
     assert!(e.contains("the connection or the server failed, not the file") || e.contains("where the file is"), "{e}");
     server.clear();
 
+    // A URL that is no database, and a dead server with an empty cache: the advice is
+    // about the URL and the server, never `solve --db http://...` (refused).
+    for db in [format!("{base}/nothing"), "http://127.0.0.1:9/db".to_string()] {
+        let e = failure(&query(&db, &["--cache", &cres]), 4);
+        assert!(e.contains("lists no tier file of mtttier (regular)"), "{e}");
+        assert!(!e.contains("Solve it first"), "{e}");
+    }
+    // db copy of nothing is a database error (4), as the README says.
+    let empty = tempfile::tempdir().unwrap();
+    let r = host(&[
+        "--plugin",
+        "mtttier",
+        "db",
+        "copy",
+        &format!("file:{}", empty.path().display()),
+        &cres,
+    ]);
+    let e = failure(&r, 4);
+    assert!(e.contains("nothing to copy"), "{e}");
+
     // One byte a second, and silence: the deadline ends the lookup.
     for trick in [Trick::Drip(Duration::from_millis(500)), Trick::Silent] {
         server.trick(&format!("/{DIR}/tier_8.gz"), trick);

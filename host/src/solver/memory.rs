@@ -555,6 +555,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn needs_saturate_instead_of_wrapping() {
+        // Quixo 5x5-sized parts once summed to "1.60 EiB at its peak (records 16.00 EiB)".
+        let need = TierNeed {
+            records: u64::MAX / 2,
+            counters: u64::MAX / 2,
+            frontier: u64::MAX / 4,
+            ..TierNeed::default()
+        };
+        assert_eq!(need.total(), u64::MAX);
+        assert!(need.total() >= need.records);
+        assert_eq!(super::super::parents::graph_bytes(u64::MAX, 1), u64::MAX);
+    }
+
+    #[test]
     fn sizes_parse_with_binary_units() {
         assert_eq!(parse_size("1000"), Ok(1000));
         assert_eq!(parse_size("512M"), Ok(512 << 20));
