@@ -87,7 +87,11 @@ impl CachedDb {
     }
 
     fn slot(&self, tier: Tier) -> Option<Slot> {
-        self.slots.read().unwrap_or_else(|e| e.into_inner()).get(&tier).cloned()
+        self.slots
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&tier)
+            .cloned()
     }
 
     fn bytes_of(&self, size: u64) -> u64 {

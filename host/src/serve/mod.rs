@@ -111,10 +111,7 @@ pub fn app(catalog: Arc<Catalog>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(cors)
-        .layer(axum::middleware::map_response_with_state(
-            (),
-            api_only_cors,
-        ))
+        .layer(axum::middleware::map_response_with_state((), api_only_cors))
         .with_state(catalog)
 }
 

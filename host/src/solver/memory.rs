@@ -323,7 +323,12 @@ pub fn plan(
                 .iter()
                 .map(|n| {
                     let mut need = own_need(game, n, reverse_graph);
-                    need.children = n.children.iter().map(size).fold(0u64, u64::saturating_add).saturating_mul(8);
+                    need.children = n
+                        .children
+                        .iter()
+                        .map(size)
+                        .fold(0u64, u64::saturating_add)
+                        .saturating_mul(8);
                     (need.total(), *n, need)
                 })
                 .collect();
