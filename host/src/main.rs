@@ -469,7 +469,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 if v.is_finite() && v > 0.0 {
                     Ok(std::time::Duration::from_secs_f64(v.min(1e9)))
                 } else {
-                    Err(CliError::Usage(format!("--{flag} {v} is not a number of seconds above 0")).into())
+                    Err(
+                        CliError::Usage(format!("--{flag} {v} is not a number of seconds above 0"))
+                            .into(),
+                    )
                 }
             };
             if cli.verify_fetch {

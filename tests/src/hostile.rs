@@ -82,7 +82,10 @@ impl Hostile {
 
     /// Answers every path starting with `prefix` with `trick` from now on.
     pub fn trick(&self, prefix: &str, trick: Trick) {
-        self.tricks.lock().unwrap().push((prefix.to_string(), trick));
+        self.tricks
+            .lock()
+            .unwrap()
+            .push((prefix.to_string(), trick));
     }
 
     /// Forgets every trick.
@@ -140,7 +143,10 @@ fn handle(
             if h.is_empty() {
                 break;
             }
-            if let Some(v) = h.strip_prefix("Range: bytes=").or_else(|| h.strip_prefix("range: bytes=")) {
+            if let Some(v) = h
+                .strip_prefix("Range: bytes=")
+                .or_else(|| h.strip_prefix("range: bytes="))
+            {
                 if let Some((a, b)) = v.split_once('-') {
                     range = Some((a.parse::<u64>().unwrap_or(0), b.parse::<u64>().unwrap_or(0)));
                 }
@@ -160,17 +166,34 @@ fn handle(
         match trick {
             Some(Trick::Moved(to)) => {
                 let rest = &path[matched..];
-                write!(out, "HTTP/1.1 302 Found\r\nLocation: {to}{rest}\r\nContent-Length: 0\r\n\r\n")?;
+                write!(
+                    out,
+                    "HTTP/1.1 302 Found\r\nLocation: {to}{rest}\r\nContent-Length: 0\r\n\r\n"
+                )?;
             }
             Some(Trick::Redirect(status, to)) => {
-                write!(out, "HTTP/1.1 {status} Moved\r\nLocation: {to}\r\nContent-Length: 0\r\n\r\n")?;
+                write!(
+                    out,
+                    "HTTP/1.1 {status} Moved\r\nLocation: {to}\r\nContent-Length: 0\r\n\r\n"
+                )?;
             }
             Some(Trick::Oversize { announced, sent }) => {
-                let status = if range.is_some() { "206 Partial Content" } else { "200 OK" };
+                let status = if range.is_some() {
+                    "206 Partial Content"
+                } else {
+                    "200 OK"
+                };
                 let cr = range.map_or(String::new(), |(a, _)| {
-                    format!("Content-Range: bytes {a}-{}/{}\r\n", a + announced - 1, u64::MAX / 2)
+                    format!(
+                        "Content-Range: bytes {a}-{}/{}\r\n",
+                        a + announced - 1,
+                        u64::MAX / 2
+                    )
                 });
-                write!(out, "HTTP/1.1 {status}\r\n{cr}Content-Length: {announced}\r\n\r\n")?;
+                write!(
+                    out,
+                    "HTTP/1.1 {status}\r\n{cr}Content-Length: {announced}\r\n\r\n"
+                )?;
                 let zeros = vec![0u8; 1 << 16];
                 let mut left = sent;
                 while left > 0 && !stop.load(Ordering::Relaxed) {
@@ -188,7 +211,10 @@ fn handle(
                     out.write_all(&vec![0u8; (b - a + 1).min(sent) as usize])?;
                     return Ok(());
                 }
-                write!(out, "HTTP/1.1 200 OK\r\nContent-Length: {announced}\r\n\r\n")?;
+                write!(
+                    out,
+                    "HTTP/1.1 200 OK\r\nContent-Length: {announced}\r\n\r\n"
+                )?;
                 out.write_all(&vec![0u8; sent as usize])?;
                 return Ok(());
             }
@@ -233,7 +259,11 @@ fn serve_file(
             return write!(out, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
         }
         html.push_str("</ul>");
-        return write!(out, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{html}", html.len());
+        return write!(
+            out,
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{html}",
+            html.len()
+        );
     }
     let Ok(mut bytes) = std::fs::read(&full) else {
         return write!(out, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
@@ -242,7 +272,10 @@ fn serve_file(
         Some((a, b)) => {
             let len = bytes.len() as u64;
             if a >= len {
-                return write!(out, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Length: 0\r\n\r\n");
+                return write!(
+                    out,
+                    "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Length: 0\r\n\r\n"
+                );
             }
             let b = b.min(len - 1);
             let part = bytes[a as usize..=b as usize].to_vec();
@@ -254,7 +287,11 @@ fn serve_file(
             out.write_all(&part)
         }
         None => {
-            write!(out, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", bytes.len())?;
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n",
+                bytes.len()
+            )?;
             out.write_all(&std::mem::take(&mut bytes))
         }
     }

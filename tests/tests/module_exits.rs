@@ -31,7 +31,8 @@ fn underscore_exit_zero_in_a_module_is_reported_and_fails() {
     let d = r.describe();
     assert_eq!(r.status.code(), Some(1), "{d}");
     assert!(
-        r.stderr.contains("error: game module 'pile' called _exit() in do_move"),
+        r.stderr
+            .contains("error: game module 'pile' called _exit() in do_move"),
         "{d}"
     );
 }
@@ -46,7 +47,9 @@ fn crashes_in_a_module_name_it_and_never_exit_zero() {
         let d = r.describe();
         assert_eq!(r.status.signal(), Some(signal), "{d}");
         assert!(
-            r.stderr.contains(&format!("error: game module 'pile' crashed in do_move ({what}")),
+            r.stderr.contains(&format!(
+                "error: game module 'pile' crashed in do_move ({what}"
+            )),
             "{d}"
         );
     }
@@ -66,7 +69,8 @@ fn a_huge_text_length_and_a_third_player_are_module_errors() {
     assert_no_panic_noise(&r.stderr, &d);
     assert!(
         r.stderr.contains("board_to_text")
-            && r.stderr.contains("returned a text length of 1125899906842624 bytes"),
+            && r.stderr
+                .contains("returned a text length of 1125899906842624 bytes"),
         "{d}"
     );
     // solve used to accept it (query refused it).

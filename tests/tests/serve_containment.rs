@@ -35,7 +35,14 @@ fn db_publishes_only_tier_files_and_manifests() {
     run_host(&host_binary(), &["db", "keygen", key.to_str().unwrap()]).assert_success();
     run_host(
         &host_binary(),
-        &["db", "sign", "--key", key.to_str().unwrap(), "--db", &resource(&db)],
+        &[
+            "db",
+            "sign",
+            "--key",
+            key.to_str().unwrap(),
+            "--db",
+            &resource(&db),
+        ],
     )
     .assert_success();
 
@@ -44,11 +51,19 @@ fn db_publishes_only_tier_files_and_manifests() {
     assert_eq!(ok.status, 200);
     // Our own page and files are not for other sites' scripts; the API is.
     assert_eq!(ok.header("access-control-allow-origin"), None);
-    assert_eq!(server.get("/api/").header("access-control-allow-origin"), Some("*"));
+    assert_eq!(
+        server.get("/api/").header("access-control-allow-origin"),
+        Some("*")
+    );
     let manifest = server.get(&format!("/db/{DIR}/tiers.manifest"));
     assert_eq!(manifest.status, 200);
-    assert!(manifest.text().starts_with("gamesman tier manifest 1\ndirectory mtttier_regular_tierdb\n"));
-    assert!(!manifest.text().contains("tier_99.gz"), "a symlink is not signed");
+    assert!(manifest
+        .text()
+        .starts_with("gamesman tier manifest 1\ndirectory mtttier_regular_tierdb\n"));
+    assert!(
+        !manifest.text().contains("tier_99.gz"),
+        "a symlink is not signed"
+    );
     for path in [
         format!("/db/{DIR}/.mpi-held-tiers"),
         format!("/db/{DIR}/tier_3.gz.4242.tmp"),
@@ -65,7 +80,10 @@ fn db_publishes_only_tier_files_and_manifests() {
         assert!(!r.text().contains("root:"), "{path}");
     }
     let listing = server.get(&format!("/db/{DIR}/")).text();
-    assert!(listing.contains("tier_0.gz") && listing.contains("tiers.manifest"), "{listing}");
+    assert!(
+        listing.contains("tier_0.gz") && listing.contains("tiers.manifest"),
+        "{listing}"
+    );
     for hidden in ["tier_99.gz", ".mpi-held-tiers", ".tmp", ".lock"] {
         assert!(!listing.contains(hidden), "{hidden} in {listing}");
     }
@@ -82,6 +100,47 @@ fn db_publishes_only_tier_files_and_manifests() {
 }
 
 #[test]
+fn a_host_name_address_is_accepted() {
+    // `--addr localhost:PORT` was refused although the message asks for HOST:PORT.
+    let empty = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(host_binary())
+        .args([
+            "--plugin",
+            "mtttier",
+            "serve",
+            "--db",
+            &resource(&empty),
+            "--addr",
+            "localhost:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut l = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut l);
+        l
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reader.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    if reader.is_finished() {
+        line = reader.join().unwrap();
+    }
+    assert!(
+        line.starts_with("listening on http://127.0.0.1:")
+            || line.starts_with("listening on http://[::1]:"),
+        "{line:?}"
+    );
+}
+
+#[test]
 fn a_huge_unsolved_analysis_is_refused_at_once() {
     let empty = tempfile::tempdir().unwrap();
     let server = Server::start(&host_binary(), &["quixo"], &resource(&empty));
@@ -89,7 +148,11 @@ fn a_huge_unsolved_analysis_is_refused_at_once() {
     let r = server.get("/api/quixo/5x5/analysis/");
     assert_eq!(r.status, 409, "{}", r.text());
     assert!(r.text().contains("serve --analysis-limit"), "{}", r.text());
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
     // The small variant is analysed as before.
     assert_eq!(server.get("/api/quixo/3x3/analysis/").status, 200);
 }
@@ -100,14 +163,25 @@ fn idle_connections_time_out_and_are_capped() {
     let server = Server::start_with(
         &host_binary(),
         &["mtttier"],
-        &["--db", &resource(&db), "--max-connections", "8", "--header-timeout", "1"],
+        &[
+            "--db",
+            &resource(&db),
+            "--max-connections",
+            "8",
+            "--header-timeout",
+            "1",
+        ],
     );
     // 8 idle connections, one half a request.
-    let mut idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(server.addr).unwrap()).collect();
+    let mut idle: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(server.addr).unwrap())
+        .collect();
     idle[0].write_all(b"GET /api/ HTTP/1.1\r\nHo").unwrap();
     std::thread::sleep(Duration::from_millis(200));
     // A ninth is told the server is busy, at once.
-    let busy = server.raw(b"GET /api/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let busy = server
+        .raw(b"GET /api/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
     assert_eq!(busy.status, 503, "{}", busy.text());
     assert!(busy.text().contains("too many connections"));
     // The idle ones are closed by the server within the header timeout (and slack).
@@ -116,7 +190,11 @@ fn idle_connections_time_out_and_are_capped() {
         let (_, closed) = read_until_closed(c, Duration::from_secs(10));
         assert!(closed, "an idle connection was not closed");
     }
-    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(server.get("/api/").status, 200);
 }
@@ -124,8 +202,16 @@ fn idle_connections_time_out_and_are_capped() {
 #[test]
 fn one_bad_module_call_fails_its_request_and_the_server_stays_up() {
     let db = solved(&host_binary(), &[("mtttier", "regular")]);
-    let slow = build_header_module("tests/c-modules/bad_header_module.c", "serve_slow", &["-DBAD_SLOW"]);
-    let huge = build_header_module("tests/c-modules/bad_header_module.c", "serve_huge", &["-DBAD_HUGE_TEXT"]);
+    let slow = build_header_module(
+        "tests/c-modules/bad_header_module.c",
+        "serve_slow",
+        &["-DBAD_SLOW"],
+    );
+    let huge = build_header_module(
+        "tests/c-modules/bad_header_module.c",
+        "serve_huge",
+        &["-DBAD_HUGE_TEXT"],
+    );
     for (lib, deadline_test) in [(slow, true), (huge, false)] {
         let mut server = Server::start_with(
             &host_binary(),
@@ -143,10 +229,18 @@ fn one_bad_module_call_fails_its_request_and_the_server_stays_up() {
         if deadline_test {
             assert_eq!(r.status, 503, "{}", r.text());
             assert!(r.text().contains("--call-deadline"), "{}", r.text());
-            assert!(started.elapsed() < Duration::from_millis(2900), "{:?}", started.elapsed());
+            assert!(
+                started.elapsed() < Duration::from_millis(2900),
+                "{:?}",
+                started.elapsed()
+            );
         } else {
             assert_eq!(r.status, 500, "{}", r.text());
-            assert!(r.text().contains("returned a text length of"), "{}", r.text());
+            assert!(
+                r.text().contains("returned a text length of"),
+                "{}",
+                r.text()
+            );
         }
         // The server lives on and answers others.
         let ok = server.get("/api/mtttier/regular/positions/");

@@ -106,7 +106,10 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     r.assert_success();
     assert!(r.stdout.contains("(10 tier files)"), "{}", r.describe());
     let manifest = std::fs::read_to_string(real.path().join(DIR).join("tiers.manifest")).unwrap();
-    assert!(manifest.contains(&format!("signed-by {public}")), "{manifest}");
+    assert!(
+        manifest.contains(&format!("signed-by {public}")),
+        "{manifest}"
+    );
 
     // The hostile server publishes the real manifest beside a forged tier 8.
     let forged = tempfile::tempdir().unwrap();
@@ -119,20 +122,36 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     // Nothing trusted: the forgery is believed, and stderr says the signature went unchecked.
     let r = query(&url, &[]);
     r.assert_success();
-    assert!(r.stdout.contains("Player 2 to move: win in 1"), "{}", r.describe());
-    assert!(r.stderr.contains(&format!("--trust {public}")), "{}", r.describe());
+    assert!(
+        r.stdout.contains("Player 2 to move: win in 1"),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        r.stderr.contains(&format!("--trust {public}")),
+        "{}",
+        r.describe()
+    );
 
     // Signed mode: refused (lookups, --cache, db copy), nothing cached or copied.
     let e = failure(&query(&url, &["--trust", &public]), 4);
     assert!(e.contains("tier_8.gz is refused: its SHA-256 is"), "{e}");
     let cache = tempfile::tempdir().unwrap();
     let cache_res = format!("file:{}", cache.path().display());
-    let e = failure(&query(&url, &["--trust", &public, "--cache", &cache_res]), 4);
-    assert!(e.contains("does not match") || e.contains("is refused"), "{e}");
+    let e = failure(
+        &query(&url, &["--trust", &public, "--cache", &cache_res]),
+        4,
+    );
+    assert!(
+        e.contains("does not match") || e.contains("is refused"),
+        "{e}"
+    );
     assert!(!cache.path().join(DIR).join("tier_8.gz").exists());
     let copy = tempfile::tempdir().unwrap();
     let copy_res = format!("file:{}", copy.path().display());
-    let r = host(&["--plugin", "mtttier", "--trust", &public, "db", "copy", &url, &copy_res]);
+    let r = host(&[
+        "--plugin", "mtttier", "--trust", &public, "db", "copy", &url, &copy_res,
+    ]);
     let e = failure(&r, 4);
     assert!(e.contains("is refused"), "{e}");
     assert!(!copy.path().join(DIR).join("tier_8.gz").exists());
@@ -143,10 +162,10 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     let e = failure(&query(&url, &["--cache", &vres, "--verify-fetch"]), 4);
     assert!(e.contains("--verify-fetch: the database at"), "{e}");
     assert_eq!(tier_files(&vcache.path().join(DIR)), 0, "{e}");
-    assert!(std::fs::read_dir(vcache.path()).unwrap().flatten().all(|e| !e
-        .file_name()
-        .to_string_lossy()
-        .starts_with(".verify-fetch")));
+    assert!(std::fs::read_dir(vcache.path())
+        .unwrap()
+        .flatten()
+        .all(|e| !e.file_name().to_string_lossy().starts_with(".verify-fetch")));
 
     // A manifest re-signed by another key is not trusted; none at all is "unsigned".
     let other = tempfile::tempdir().unwrap();
@@ -159,7 +178,12 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     let e = failure(&query(&url, &["--trust", &public]), 4);
     assert!(e.contains("is unsigned"), "{e}");
     let r = query(&url, &[]);
-    assert!(r.stderr.contains("is unsigned: its tiers are checked for damage"), "{}", r.describe());
+    assert!(
+        r.stderr
+            .contains("is unsigned: its tiers are checked for damage"),
+        "{}",
+        r.describe()
+    );
 
     // The real database, served the same way, passes every mode.
     let good = Hostile::start(real.path().to_path_buf());
@@ -167,7 +191,11 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     // The trusted-keys file of the data directory works as --trust does.
     let data = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(data.path().join("gamesman")).unwrap();
-    std::fs::write(data.path().join("gamesman/trusted-keys"), format!("# publisher\n{public}\n")).unwrap();
+    std::fs::write(
+        data.path().join("gamesman/trusted-keys"),
+        format!("# publisher\n{public}\n"),
+    )
+    .unwrap();
     let mut cmd = e2e_tests::run::host_command(
         &host_binary(),
         &["--plugin", "mtttier", "query", "--db", &good_url, POSITION],
@@ -175,20 +203,42 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     cmd.env("XDG_DATA_HOME", data.path());
     let r = e2e_tests::run::run(cmd, Duration::from_secs(60));
     r.assert_success();
-    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
-    assert!(r.stderr.contains("is signed by trusted key"), "{}", r.describe());
+    assert!(
+        r.stdout.contains("Player 2 to move: tie in 8"),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        r.stderr.contains("is signed by trusted key"),
+        "{}",
+        r.describe()
+    );
     let gcache = tempfile::tempdir().unwrap();
     let gres = format!("file:{}", gcache.path().display());
-    let r = query(&good_url, &["--trust", &public, "--cache", &gres, "--verify-fetch"]);
+    let r = query(
+        &good_url,
+        &["--trust", &public, "--cache", &gres, "--verify-fetch"],
+    );
     r.assert_success();
-    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+    assert!(
+        r.stdout.contains("Player 2 to move: tie in 8"),
+        "{}",
+        r.describe()
+    );
     assert_eq!(tier_files(&gcache.path().join(DIR)), 10);
     assert!(gcache.path().join(DIR).join("tiers.manifest").exists());
     // Server gone: the cache answers, checked against its signed manifest.
     drop(good);
-    let r = query("http://127.0.0.1:9/db", &["--trust", &public, "--cache", &gres]);
+    let r = query(
+        "http://127.0.0.1:9/db",
+        &["--trust", &public, "--cache", &gres],
+    );
     r.assert_success();
-    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+    assert!(
+        r.stdout.contains("Player 2 to move: tie in 8"),
+        "{}",
+        r.describe()
+    );
 }
 
 #[test]
@@ -200,8 +250,14 @@ fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
     // file:///x used to panic inside ureq (exit 101 with a backtrace).
     server.trick("/evil/", Trick::Redirect(302, "file:///etc/passwd".into()));
     let e = failure(&query(&format!("{base}/evil"), &[]), 4);
-    assert!(e.contains("only redirects on the same server are followed"), "{e}");
-    server.trick("/away/", Trick::Redirect(301, "http://127.0.0.2:1/x/".into()));
+    assert!(
+        e.contains("only redirects on the same server are followed"),
+        "{e}"
+    );
+    server.trick(
+        "/away/",
+        Trick::Redirect(301, "http://127.0.0.2:1/x/".into()),
+    );
     let e = failure(&query(&format!("{base}/away"), &[]), 4);
     assert!(e.contains("outside http://127.0.0.1:"), "{e}");
     // The same origin is followed.
@@ -215,22 +271,68 @@ fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
     server.clear();
 
     // A body longer than announced or asked: capped, an error, no 4 GiB read.
-    server.trick(&format!("/{DIR}/tier_8.gz"), Trick::Oversize { announced: 1 << 32, sent: 1 << 20 });
+    server.trick(
+        &format!("/{DIR}/tier_8.gz"),
+        Trick::Oversize {
+            announced: 1 << 32,
+            sent: 1 << 20,
+        },
+    );
     let cache = tempfile::tempdir().unwrap();
     let cres = format!("file:{}", cache.path().display());
     let started = Instant::now();
     let e = failure(&query(&base, &["--cache", &cres]), 4);
-    assert!(e.contains("expected") || e.contains("where the file is"), "{e}");
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(
+        e.contains("expected") || e.contains("where the file is"),
+        "{e}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(tier_files(&cache.path().join(DIR)), 0);
     server.clear();
 
     // A short body is the connection's fault, not the file's.
-    server.trick(&format!("/{DIR}/tier_8.gz"), Trick::Short { announced: 500, sent: 10 });
+    server.trick(
+        &format!("/{DIR}/tier_8.gz"),
+        Trick::Short {
+            announced: 500,
+            sent: 10,
+        },
+    );
     let e = failure(&query(&base, &["--cache", &cres]), 4);
     assert!(!e.contains("truncated"), "{e}");
-    assert!(e.contains("the connection or the server failed, not the file") || e.contains("where the file is"), "{e}");
+    assert!(
+        e.contains("the connection or the server failed, not the file")
+            || e.contains("where the file is"),
+        "{e}"
+    );
     server.clear();
+
+    // A URL that is no database, and a dead server with an empty cache: the advice is
+    // about the URL and the server, never `solve --db http://...` (refused).
+    for db in [
+        format!("{base}/nothing"),
+        "http://127.0.0.1:9/db".to_string(),
+    ] {
+        let e = failure(&query(&db, &["--cache", &cres]), 4);
+        assert!(e.contains("lists no tier file of mtttier (regular)"), "{e}");
+        assert!(!e.contains("Solve it first"), "{e}");
+    }
+    // db copy of nothing is a database error (4), as the README says.
+    let empty = tempfile::tempdir().unwrap();
+    let r = host(&[
+        "--plugin",
+        "mtttier",
+        "db",
+        "copy",
+        &format!("file:{}", empty.path().display()),
+        &cres,
+    ]);
+    let e = failure(&r, 4);
+    assert!(e.contains("nothing to copy"), "{e}");
 
     // One byte a second, and silence: the deadline ends the lookup.
     for trick in [Trick::Drip(Duration::from_millis(500)), Trick::Silent] {
@@ -238,7 +340,10 @@ fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
         let started = Instant::now();
         let e = failure(&query(&base, &["--fetch-deadline", "2"]), 4);
         let took = started.elapsed();
-        assert!(e.contains("deadline of 2 s") || e.contains("timed out"), "{e}");
+        assert!(
+            e.contains("deadline of 2 s") || e.contains("timed out"),
+            "{e}"
+        );
         assert!(took < Duration::from_secs(12), "{took:?}: {e}");
         server.clear();
     }

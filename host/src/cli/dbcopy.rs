@@ -15,7 +15,9 @@ use std::time::Instant;
 
 /// Copies `game`'s variant from `src` to `dst`; `cache` applies to an `http:` source.
 pub fn run(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {
-    crate::db::net::within(crate::db::trust::policy().deadline, || copy(game, src, dst, cache))
+    crate::db::net::within(crate::db::trust::policy().deadline, || {
+        copy(game, src, dst, cache)
+    })
 }
 
 fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {

@@ -118,7 +118,9 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
     if let Some(e) = e.downcast_ref::<CliError>() {
         return Some(match e {
             CliError::NoPlugin | CliError::Usage(_) => Exit::Usage,
-            CliError::NoDatabase { .. } | CliError::Empty(_) | CliError::Fetched(_) => Exit::Database,
+            CliError::NoDatabase { .. } | CliError::Empty(_) | CliError::Fetched(_) => {
+                Exit::Database
+            }
         });
     }
     if e.is::<LoadError>() || e.is::<FindError>() || e.is::<ModuleError>() {

@@ -61,9 +61,14 @@ pub const DB: &str = "\
 Examples:
   host --plugin mtttier db copy file:/srv/gamesman file:./backup
   host --plugin quixo --variant 4x4 db copy http://solver.example:8080/db file:./data
+  host db keygen ~/.config/gamesman-publisher.key
+  host db sign --key ~/.config/gamesman-publisher.key --db file:/srv/gamesman
+  host --plugin quixo --trust KEY db copy http://solver.example:8080/db file:./data
 
 A database served by `host serve` is under http://HOST:PORT/db; any static HTTP server
-with Range support over a file: directory (with directory listings) works too.";
+with Range support over a file: directory (with directory listings) works too. With
+--trust KEY (or keys in the data directory's trusted-keys file) only tiers matching a
+manifest signed by a trusted key are used; `db sign` writes that manifest.";
 
 /// After `serve --help`.
 pub const SERVE: &str = "\

@@ -56,8 +56,12 @@ pub fn keygen(file: &Path) -> anyhow::Result<()> {
 /// `host db sign --key FILE`: signs every `*_tierdb/` directory of the `file:`
 /// database `resource`.
 pub fn sign(resource: &str, key_file: &Path) -> anyhow::Result<()> {
-    let text = fs::read_to_string(key_file)
-        .map_err(|e| CliError::Usage(format!("cannot read the key file {}: {e}", key_file.display())))?;
+    let text = fs::read_to_string(key_file).map_err(|e| {
+        CliError::Usage(format!(
+            "cannot read the key file {}: {e}",
+            key_file.display()
+        ))
+    })?;
     let key = manifest::parse_secret(&text).ok_or_else(|| {
         CliError::Usage(format!(
             "{} is not a secret key written by `host db keygen`",
@@ -98,7 +102,11 @@ pub fn sign(resource: &str, key_file: &Path) -> anyhow::Result<()> {
             entries.insert(name, Entry { size, sha256 });
         }
         files += entries.len();
-        let name = dir.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let m = Manifest::sign(&name, entries, &key);
         let tmp = dir.join(format!(".{MANIFEST_NAME}.{}.tmp", std::process::id()));
         fs::write(&tmp, m.render())?;
@@ -152,7 +160,11 @@ pub fn prepare(game: &GameHandle, resource: &str, cache: Option<&str>) -> anyhow
     let remote = FileDb::open_http(&base, key.clone(), None)?;
     let wanted = remote.stored_tiers()?;
     let have = cached.stored_tiers()?;
-    let missing: Vec<_> = wanted.iter().filter(|t| !have.contains(t)).copied().collect();
+    let missing: Vec<_> = wanted
+        .iter()
+        .filter(|t| !have.contains(t))
+        .copied()
+        .collect();
     if missing.is_empty() {
         return Ok(());
     }

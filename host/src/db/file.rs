@@ -34,7 +34,6 @@ pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 
 use super::net::Remote;
-use remote::RemoteDir;
 use super::sparse::{self, ReachableReader};
 use super::{
     Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier, TierMeta,
@@ -43,6 +42,7 @@ use super::{
 use crate::marks::Marks;
 use crate::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
+use remote::RemoteDir;
 use source::Source;
 use std::collections::HashMap;
 use std::fs::{self, File};
@@ -171,7 +171,12 @@ impl FileDb {
     }
 
     fn reader(&self, tier: Tier) -> DbResult<Option<Opened>> {
-        if let Some(r) = self.readers.lock().unwrap_or_else(|e| e.into_inner()).get(&tier) {
+        if let Some(r) = self
+            .readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&tier)
+        {
             return Ok(Some(r.clone()));
         }
         let Some((path, source)) = self.source(tier)? else {
@@ -301,7 +306,10 @@ impl FileDb {
         if let Ok(d) = File::open(&self.dir) {
             let _ = d.sync_all();
         }
-        self.readers.lock().unwrap_or_else(|e| e.into_inner()).remove(&tier);
+        self.readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&tier);
         Ok(())
     }
 
@@ -399,7 +407,10 @@ impl Database for FileDb {
     fn clear(&self) -> DbResult<()> {
         self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
-        self.readers.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         if self.dir.exists() {
             for e in fs::read_dir(&self.dir)
                 .map_err(io("listing", &self.dir))?

@@ -214,13 +214,19 @@ impl Manifest {
             let f: Vec<&str> = line.split(' ').collect();
             let (name, size, hash) = match f.as_slice() {
                 [n, s, h] => (*n, s.parse::<u64>().ok(), unhex::<32>(h)),
-                _ => return Err(bad(&format!("a line is not 'tier_N.gz SIZE SHA256': {line}"))),
+                _ => {
+                    return Err(bad(&format!(
+                        "a line is not 'tier_N.gz SIZE SHA256': {line}"
+                    )))
+                }
             };
             if !is_tier_name(name) {
                 return Err(bad(&format!("{name} is not a tier file name")));
             }
             let (Some(size), Some(sha256)) = (size, hash) else {
-                return Err(bad(&format!("a line is not 'tier_N.gz SIZE SHA256': {line}")));
+                return Err(bad(&format!(
+                    "a line is not 'tier_N.gz SIZE SHA256': {line}"
+                )));
             };
             entries.insert(name.to_string(), Entry { size, sha256 });
         }
@@ -304,14 +310,23 @@ mod tests {
         assert_eq!(back, m);
         back.verify(&[key.verifying_key()]).unwrap();
         let other = SigningKey::from_bytes(&[8u8; 32]).verifying_key();
-        assert!(matches!(back.verify(&[other]), Err(ManifestError::NotTrusted(_))));
+        assert!(matches!(
+            back.verify(&[other]),
+            Err(ManifestError::NotTrusted(_))
+        ));
         // One size changed after signing: the signature no longer matches.
         let forged = text.replace("tier_3.gz 10 ", "tier_3.gz 11 ");
-        assert_eq!(Manifest::parse(forged.as_bytes()), Err(ManifestError::BadSignature));
+        assert_eq!(
+            Manifest::parse(forged.as_bytes()),
+            Err(ManifestError::BadSignature)
+        );
         let (h, n) = digest(&b"tier bytes"[..]).unwrap();
         assert_eq!(back.check("tier_3.gz", &h, n), Ok(()));
         let (h2, _) = digest(&b"tier bytez"[..]).unwrap();
-        assert!(back.check("tier_3.gz", &h2, n).unwrap_err().contains("SHA-256"));
+        assert!(back
+            .check("tier_3.gz", &h2, n)
+            .unwrap_err()
+            .contains("SHA-256"));
         assert!(back.check("tier_4.gz", &h, n).is_err());
         // SHA-256 of "abc" (FIPS 180-2).
         assert_eq!(
@@ -324,9 +339,15 @@ mod tests {
     fn keys_and_names() {
         let key = SigningKey::from_bytes(&[1u8; 32]);
         let text = hex(key.verifying_key().as_bytes());
-        assert_eq!(parse_key(&format!("ed25519:{text}")).unwrap(), key.verifying_key());
+        assert_eq!(
+            parse_key(&format!("ed25519:{text}")).unwrap(),
+            key.verifying_key()
+        );
         assert!(parse_key("abc").is_err());
-        assert_eq!(parse_secret(&hex(&[1u8; 32])).unwrap().to_bytes(), key.to_bytes());
+        assert_eq!(
+            parse_secret(&hex(&[1u8; 32])).unwrap().to_bytes(),
+            key.to_bytes()
+        );
         assert!(is_tier_name("tier_12.gz") && !is_tier_name("tier_.gz"));
         assert!(!is_tier_name(".tier_1.gz") && !is_tier_name("tier_1.gz.tmp"));
     }

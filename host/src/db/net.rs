@@ -80,7 +80,7 @@ pub struct Remote {
 /// What a request found.
 enum Got {
     /// The answer (2xx or 3xx already followed).
-    Answer(ureq::Response),
+    Answer(Box<ureq::Response>),
     /// 404 or 410: nothing there.
     Missing,
     /// 416: the range is past the end (an empty file).
@@ -132,7 +132,7 @@ impl Remote {
                     Ok(resp) if (300..400).contains(&resp.status()) => {
                         target = self.follow(url, &target, &resp, &mut hops)?;
                     }
-                    Ok(resp) => break Ok(Got::Answer(resp)),
+                    Ok(resp) => break Ok(Got::Answer(Box::new(resp))),
                     Err(ureq::Error::Status(404 | 410, _)) => break Ok(Got::Missing),
                     Err(ureq::Error::Status(416, _)) => break Ok(Got::Unsatisfiable),
                     Err(e) => break Err(e),
@@ -216,7 +216,7 @@ impl Remote {
         }
         match self.send(url, Some((offset, offset + len - 1)))? {
             Got::Answer(resp) if resp.status() == 206 => {
-                let body = Self::body(url, resp, len)?;
+                let body = Self::body(url, *resp, len)?;
                 if body.len() as u64 == len {
                     Ok(body)
                 } else {
@@ -262,11 +262,19 @@ impl Remote {
 
     /// Streams the whole file at `url` into `sink` (at most `limit` bytes, the size
     /// the caller was told); returns its length, or `None` when there is nothing there.
-    pub fn fetch_to(&self, url: &str, limit: u64, sink: &mut dyn Write) -> std::io::Result<Option<u64>> {
+    pub fn fetch_to(
+        &self,
+        url: &str,
+        limit: u64,
+        sink: &mut dyn Write,
+    ) -> std::io::Result<Option<u64>> {
         let resp = match self.send(url, None)? {
-            Got::Answer(resp) if resp.status() == 200 => resp,
+            Got::Answer(resp) if resp.status() == 200 => *resp,
             Got::Answer(resp) => {
-                return Err(other(format!("GET {url}: the server answered {}", resp.status())))
+                return Err(other(format!(
+                    "GET {url}: the server answered {}",
+                    resp.status()
+                )))
             }
             Got::Missing => return Ok(None),
             Got::Unsatisfiable => return Err(other(format!("GET {url}: the server answered 416"))),
@@ -284,7 +292,9 @@ impl Remote {
         let mut buf = vec![0u8; 1 << 16];
         let mut n = 0u64;
         loop {
-            let k = reader.read(&mut buf).map_err(|e| read_failed(url, e, announced))?;
+            let k = reader
+                .read(&mut buf)
+                .map_err(|e| read_failed(url, e, announced))?;
             if k == 0 {
                 break;
             }
@@ -307,8 +317,11 @@ impl Remote {
     /// A small whole file (a manifest), or `None` when there is nothing there.
     pub fn small(&self, url: &str, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
         match self.send(url, None)? {
-            Got::Answer(resp) if resp.status() == 200 => Self::body(url, resp, limit).map(Some),
-            Got::Answer(resp) => Err(other(format!("GET {url}: the server answered {}", resp.status()))),
+            Got::Answer(resp) if resp.status() == 200 => Self::body(url, *resp, limit).map(Some),
+            Got::Answer(resp) => Err(other(format!(
+                "GET {url}: the server answered {}",
+                resp.status()
+            ))),
             Got::Missing => Ok(None),
             Got::Unsatisfiable => Err(other(format!("GET {url}: the server answered 416"))),
         }
@@ -318,7 +331,9 @@ impl Remote {
     /// `host serve` and most static servers give); `None` when there is no directory.
     pub fn list(&self, dir: &str) -> std::io::Result<Option<Vec<String>>> {
         let url = format!("{}/{}/", self.base, encode(dir));
-        Ok(self.small(&url, LISTING_LIMIT)?.map(|body| linked_names(&String::from_utf8_lossy(&body))))
+        Ok(self
+            .small(&url, LISTING_LIMIT)?
+            .map(|body| linked_names(&String::from_utf8_lossy(&body))))
     }
 }
 
@@ -339,7 +354,9 @@ fn read_failed(url: &str, e: std::io::Error, announced: Option<u64>) -> std::io:
     };
     // Never UnexpectedEof: the readers take that for a truncated file.
     let kind = match e.kind() {
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => std::io::ErrorKind::TimedOut,
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+            std::io::ErrorKind::TimedOut
+        }
         _ => std::io::ErrorKind::Other,
     };
     std::io::Error::new(kind, format!("GET {url}: {what}"))

@@ -125,11 +125,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("keys");
         std::fs::write(&file, format!("# mine\n\n{text}  # laptop\n")).unwrap();
-        let keys = load_keys(&[text.clone()], Some(&file)).unwrap();
+        let keys = load_keys(std::slice::from_ref(&text), Some(&file)).unwrap();
         assert_eq!(keys, vec![k, k]);
         std::fs::write(&file, "nonsense\n").unwrap();
         let e = load_keys(&[], Some(&file)).unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
-        assert!(load_keys(&[], Some(&dir.path().join("none"))).unwrap().is_empty());
+        assert!(load_keys(&[], Some(&dir.path().join("none")))
+            .unwrap()
+            .is_empty());
     }
 }

@@ -125,7 +125,10 @@ async fn blocking<T: Send + 'static>(
     });
     match tokio::time::timeout(deadline, task).await {
         Ok(joined) => joined.map_err(|e| {
-            ApiError::Internal(format!("the request's work failed: {}", error::panic_text(e)))
+            ApiError::Internal(format!(
+                "the request's work failed: {}",
+                error::panic_text(e)
+            ))
         })?,
         Err(_) => {
             if !overran.swap(true, Ordering::AcqRel) {

@@ -87,7 +87,11 @@ impl CachedDb {
     }
 
     fn slot(&self, tier: Tier) -> Option<Slot> {
-        self.slots.read().expect("tier cache").get(&tier).cloned()
+        self.slots
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&tier)
+            .cloned()
     }
 
     fn bytes_of(&self, size: u64) -> u64 {
@@ -97,7 +101,7 @@ impl CachedDb {
 
     /// The tier's slot after reading it if it fits; `None` when it is not stored.
     fn fill(&self, tier: Tier) -> DbResult<Option<Slot>> {
-        let _one_reader = self.loading.lock().expect("tier loading");
+        let _one_reader = self.loading.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(s) = self.slot(tier) {
             return Ok(Some(s));
         }
@@ -131,9 +135,10 @@ impl CachedDb {
         } else {
             Slot::Uncached
         };
+        // A request that panicked while holding a lock poisoned nothing for the next.
         self.slots
             .write()
-            .expect("tier cache")
+            .unwrap_or_else(|e| e.into_inner())
             .insert(tier, slot.clone());
         Ok(Some(slot))
     }

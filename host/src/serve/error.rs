@@ -89,7 +89,11 @@ pub fn redact_paths(text: &str) -> String {
             .unwrap_or(from.len());
         let path = &from[..len];
         if starts && path.len() > 1 && !path.starts_with("//") && path[1..].contains('/') {
-            let last = path.trim_end_matches(['/', '.', ':']).rsplit('/').next().unwrap_or("");
+            let last = path
+                .trim_end_matches(['/', '.', ':'])
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
             out.push_str("…/");
             out.push_str(last);
             out.push_str(&path[path.trim_end_matches(['/', '.', ':']).len()..]);
@@ -121,6 +125,9 @@ pub fn panic_text(e: tokio::task::JoinError) -> String {
     }
 }
 
+/// The answer of every API handler.
+pub type ApiResult<T> = Result<T, ApiError>;
+
 #[cfg(test)]
 mod tests {
     use super::redact_paths;
@@ -138,6 +145,3 @@ mod tests {
         assert_eq!(redact_paths("1/2 of /x and /"), "1/2 of /x and /");
     }
 }
-
-/// The answer of every API handler.
-pub type ApiResult<T> = Result<T, ApiError>;

@@ -47,9 +47,11 @@ async fn file(
     let published = match path.split_once('/') {
         Some((dir, name)) if plain_dir(dir) && publishable(name) => {
             let (dir_path, file_path) = (root.join(dir), root.join(dir).join(name));
-            tokio::task::spawn_blocking(move || is_real(&dir_path, true) && is_real(&file_path, false))
-                .await
-                .unwrap_or(false)
+            tokio::task::spawn_blocking(move || {
+                is_real(&dir_path, true) && is_real(&file_path, false)
+            })
+            .await
+            .unwrap_or(false)
         }
         _ => false,
     };
@@ -75,7 +77,11 @@ async fn file(
         Ok(r) => r.map(Body::new),
         Err(e) => {
             log::warn!("serving /db/{path} failed: {e}");
-            (StatusCode::INTERNAL_SERVER_ERROR, "the file could not be read\n").into_response()
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the file could not be read\n",
+            )
+                .into_response()
         }
     }
 }

@@ -124,10 +124,7 @@ pub fn app_with(catalog: Arc<Catalog>, uni: Option<&std::path::Path>) -> Router 
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(cors)
-        .layer(axum::middleware::map_response_with_state(
-            (),
-            api_only_cors,
-        ))
+        .layer(axum::middleware::map_response_with_state((), api_only_cors))
         .with_state(catalog)
 }
 

@@ -323,7 +323,12 @@ pub fn plan(
                 .iter()
                 .map(|n| {
                     let mut need = own_need(game, n, reverse_graph);
-                    need.children = n.children.iter().map(size).fold(0u64, u64::saturating_add).saturating_mul(8);
+                    need.children = n
+                        .children
+                        .iter()
+                        .map(size)
+                        .fold(0u64, u64::saturating_add)
+                        .saturating_mul(8);
                     (need.total(), *n, need)
                 })
                 .collect();
@@ -553,6 +558,20 @@ pub fn reserved<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_saturate_instead_of_wrapping() {
+        // Quixo 5x5-sized parts once summed to "1.60 EiB at its peak (records 16.00 EiB)".
+        let need = TierNeed {
+            records: u64::MAX / 2,
+            counters: u64::MAX / 2,
+            frontier: u64::MAX / 4,
+            ..TierNeed::default()
+        };
+        assert_eq!(need.total(), u64::MAX);
+        assert!(need.total() >= need.records);
+        assert_eq!(super::super::parents::graph_bytes(u64::MAX, 1), u64::MAX);
+    }
 
     #[test]
     fn sizes_parse_with_binary_units() {

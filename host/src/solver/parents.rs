@@ -55,7 +55,9 @@ struct Part {
 
 /// The memory a reverse graph needs: 4 bytes per edge plus 4 per child position.
 pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
-    edges.saturating_mul(4).saturating_add(child_positions.saturating_mul(4))
+    edges
+        .saturating_mul(4)
+        .saturating_add(child_positions.saturating_mul(4))
 }
 
 impl ReverseGraph {

@@ -131,11 +131,11 @@ impl TierReader {
     }
 
     fn cached_block(&self, b: u64) -> DbResult<Arc<Block>> {
-        if let Some(d) = self.cache.lock().expect("block cache").get(&b) {
+        if let Some(d) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&b) {
             return Ok(d.clone());
         }
         let d = Arc::new(self.read_block(b)?);
-        let mut cache = self.cache.lock().expect("block cache");
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= self.cached_blocks {
             if let Some(&k) = cache.keys().next() {
                 cache.remove(&k);

@@ -73,7 +73,12 @@ impl RemoteDir {
 
     /// The signed manifest when keys are trusted (required then), `None` when none is.
     pub(super) fn manifest(&self) -> DbResult<Option<Arc<Manifest>>> {
-        if let Some(m) = self.manifest.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if let Some(m) = self
+            .manifest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
             return Ok(m.clone());
         }
         let m = self.load_manifest()?;
@@ -200,7 +205,10 @@ impl FileDb {
                         return Ok(None);
                     }
                     vouch(&label, &sink.hash.finish(), sink.inner.len() as u64)?;
-                    Ok(Some((label, Arc::new(source::Bytes(sink.inner)) as Arc<dyn Source>)))
+                    Ok(Some((
+                        label,
+                        Arc::new(source::Bytes(sink.inner)) as Arc<dyn Source>,
+                    )))
                 }
             };
         };
@@ -235,7 +243,10 @@ impl FileDb {
             if got.is_none() {
                 return Ok(false);
             }
-            let file = sink.inner.into_inner().map_err(|e| io("writing", &tmp)(e.into_error()))?;
+            let file = sink
+                .inner
+                .into_inner()
+                .map_err(|e| io("writing", &tmp)(e.into_error()))?;
             vouch(&label, &sink.hash.finish(), size)?;
             file.sync_all().map_err(io("syncing", &tmp))?;
             self.check_whole(&label, tier, Arc::new(source::open_file(&tmp)?))?;

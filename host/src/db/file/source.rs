@@ -61,7 +61,10 @@ pub fn open_file(path: &Path) -> DbResult<File> {
 
 /// A read error: the file's fault (`reason`) when it ended early, else the I/O error
 /// itself (a network failure is not a truncated file).
-fn short<'a>(path: &'a Path, reason: &'static str) -> impl FnOnce(std::io::Error) -> crate::db::DbError + 'a {
+fn short<'a>(
+    path: &'a Path,
+    reason: &'static str,
+) -> impl FnOnce(std::io::Error) -> crate::db::DbError + 'a {
     move |e| {
         if e.kind() == std::io::ErrorKind::UnexpectedEof {
             corrupt(path, reason)

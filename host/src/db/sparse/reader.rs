@@ -57,11 +57,11 @@ fn cached<T>(
     key: u64,
     load: impl FnOnce() -> DbResult<T>,
 ) -> DbResult<Arc<T>> {
-    if let Some(d) = cache.lock().expect("block cache").get(&key) {
+    if let Some(d) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(d.clone());
     }
     let d = Arc::new(load()?);
-    let mut c = cache.lock().expect("block cache");
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
     if c.len() >= cap {
         if let Some(&k) = c.keys().next() {
             c.remove(&k);
