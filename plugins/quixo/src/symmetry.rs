@@ -235,18 +235,19 @@ impl Symmetries {
     /// The number of distinct boards among `b`'s eight images: 8 over the number of
     /// symmetries that fix `b`.
     pub fn orbit(&self, b: Board) -> u64 {
-        let fixed = 1 + (1..8)
-            .filter(|&k| {
-                if self.side == 4 {
-                    let t = &self.bytes[k - 1];
-                    let (x, o) = (b.x as usize, b.o as usize);
-                    (t[0][x & 0xff] | t[1][x >> 8]) as u32 == b.x
-                        && (t[0][o & 0xff] | t[1][o >> 8]) as u32 == b.o
-                } else {
-                    self.wide_image(b.x, k) == b.x && self.wide_image(b.o, k) == b.o
-                }
-            })
-            .count() as u64;
+        let fixed = 1
+            + (1..8)
+                .filter(|&k| {
+                    if self.side == 4 {
+                        let t = &self.bytes[k - 1];
+                        let (x, o) = (b.x as usize, b.o as usize);
+                        (t[0][x & 0xff] | t[1][x >> 8]) as u32 == b.x
+                            && (t[0][o & 0xff] | t[1][o >> 8]) as u32 == b.o
+                    } else {
+                        self.wide_image(b.x, k) == b.x && self.wide_image(b.o, k) == b.o
+                    }
+                })
+                .count() as u64;
         8 / fixed
     }
 
