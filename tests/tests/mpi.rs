@@ -100,6 +100,18 @@ fn storing_ranks(stderr: &str) -> BTreeSet<String> {
 /// databases are the same bytes, the initial position agrees, and (when the game has
 /// tiers enough) more than one worker stored tiers.
 fn same_as_one_process(game: &str, variant: &str, threads: &str, many_workers: bool) {
+    same_part_as_one_process(game, variant, threads, many_workers, &[]);
+}
+
+/// `same_as_one_process` for a solve with the extra solve arguments `extra` (a partial
+/// solve: `--endgame K`, `--tier NAME`).
+fn same_part_as_one_process(
+    game: &str,
+    variant: &str,
+    threads: &str,
+    many_workers: bool,
+    extra: &[&str],
+) {
     let _job = one_job();
     let reference = tempfile::tempdir().expect("temp dir");
     let one = run(
@@ -114,6 +126,7 @@ fn same_as_one_process(game: &str, variant: &str, threads: &str, many_workers: b
                 "--threads",
                 "2",
             ])
+            .args(extra)
             .arg("--db")
             .arg(db_arg(reference.path()));
             c
@@ -123,23 +136,19 @@ fn same_as_one_process(game: &str, variant: &str, threads: &str, many_workers: b
     one.assert_success();
     let work = tempfile::tempdir().expect("temp dir");
     let db = db_arg(work.path());
-    let out = run(
-        mpi_job(
-            3,
-            &[
-                "--plugin",
-                game,
-                "--variant",
-                variant,
-                "solve",
-                "--threads",
-                threads,
-                "--db",
-                &db,
-            ],
-        ),
-        JOB_TIMEOUT,
-    );
+    let mut args = vec![
+        "--plugin",
+        game,
+        "--variant",
+        variant,
+        "solve",
+        "--threads",
+        threads,
+        "--db",
+        &db,
+    ];
+    args.extend_from_slice(extra);
+    let out = run(mpi_job(3, &args), JOB_TIMEOUT);
     out.assert_success();
     assert_no_panic_noise(&out.stderr, &out.describe());
     assert_eq!(initial_line(&out), initial_line(&one), "{}", out.describe());
@@ -180,6 +189,13 @@ fn same_as_one_process(game: &str, variant: &str, threads: &str, many_workers: b
     } else {
         assert!(!ranks.is_empty(), "{}", out.stderr);
     }
+}
+
+/// The 5x5 endgame without blanks (26 tiers, 8,423,488 canonical positions): a partial
+/// solve over MPI stores the same bytes as one process.
+#[test]
+fn quixo_5x5_endgame_0_matches_one_process() {
+    same_part_as_one_process("quixo", "5x5", "1", true, &["--endgame", "0"]);
 }
 
 #[test]

@@ -4,9 +4,18 @@
 //! child's peak memory and the bytes of the tier files as a table.
 //!
 //! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--verify off,sample,full]
-//! [--plugin NAME] [--reachable] [--no-build]` (VARIANT defaults to the plugin's default,
-//! 4x4 for quixo; verification to the host's default, sample; `--reachable` solves only
-//! the positions reachable from the start).
+//! [--plugin NAME] [--reachable] [--endgame 0,1,2,3] [--no-anchor] [--no-build]` (VARIANT
+//! defaults to the plugin's default, 4x4 for quixo; verification to the host's default,
+//! sample; `--reachable` solves only the positions reachable from the start;
+//! `--endgame` solves each listed endgame, K blanks at most on quixo, into its own
+//! database).
+//!
+//! On quixo every solve is then counted with `analyze --every-position` and compared
+//! class by class with the published tables (`../shared/reference/quixo4-classes.tsv`,
+//! `quixo5-classes.tsv`; each tier checks two classes, one per side to move). On quixo
+//! 4x4, GamesmanOne (`../shared/anchors/gamesmanone-1.3.0`, when present) solves the same
+//! game right after each of our runs, with as many OpenMP threads, and the table shows
+//! the ratio of CPU times measured side by side (`--no-anchor` skips it).
 //! With several `--verify` modes each thread count is solved once per mode, and the
 //! table shows each mode's CPU time over `off`'s: the cost of verification. It first runs `cargo build --release -p host -p quixo`
 //! into this benchmark's own target directory, so the binary and the plugin it times
@@ -17,8 +26,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A run that takes longer than this is killed (quixo 4x4 takes well under a minute).
-const TIME_LIMIT: Duration = Duration::from_secs(1200);
+/// A run that takes longer than this is killed (quixo 4x4 takes well under a minute,
+/// the 5x5 endgame of 3 blanks about an hour).
+const TIME_LIMIT: Duration = Duration::from_secs(4 * 3600);
 
 /// What one solve cost.
 struct Run {
@@ -30,6 +40,14 @@ struct Run {
     positions: u64,
     bytes: u64,
     initial: String,
+    /// The endgame solved (`--endgame K`), if not the whole game.
+    endgame: Option<usize>,
+    /// Classes equal to the published table, of those compared.
+    classes: Option<(usize, usize)>,
+    /// GamesmanOne's CPU seconds and peak MB on the same game, run right after.
+    anchor: Option<(f64, f64)>,
+    /// The load average (1 minute) when the run started.
+    load: f64,
 }
 
 /// What to solve and how.
@@ -37,6 +55,8 @@ struct Job {
     plugin: String,
     variant: Option<String>,
     reachable: bool,
+    /// GamesmanOne's binary, run after each quixo 4x4 solve.
+    anchor: Option<PathBuf>,
 }
 
 fn main() {
@@ -44,7 +64,10 @@ fn main() {
         plugin: "quixo".to_string(),
         variant: None,
         reachable: false,
+        anchor: None,
     };
+    let mut endgames: Vec<Option<usize>> = vec![None];
+    let mut use_anchor = true;
     let mut threads = vec![1usize, 2];
     let mut verifies = vec!["sample".to_string()];
     let mut build = true;
@@ -55,6 +78,14 @@ fn main() {
             "--bench" => {}
             "--no-build" => build = false,
             "--reachable" => job.reachable = true,
+            "--no-anchor" => use_anchor = false,
+            "--endgame" => {
+                let list = args.next().unwrap_or_default();
+                endgames = list
+                    .split(',')
+                    .map(|k| Some(k.trim().parse().expect("--endgame takes a list like 0,1")))
+                    .collect();
+            }
             "--plugin" => job.plugin = args.next().expect("--plugin takes a bundled plugin's name"),
             "--threads" => {
                 let list = args.next().unwrap_or_default();
@@ -69,7 +100,7 @@ fn main() {
             }
             other if other.starts_with('-') => {
                 eprintln!(
-                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--plugin NAME] [--reachable] [--no-build]"
+                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--plugin NAME] [--reachable] [--endgame 0,1,2,3] [--no-anchor] [--no-build]"
                 );
                 std::process::exit(2);
             }
@@ -99,12 +130,24 @@ fn main() {
         std::process::exit(1);
     }
 
-    let runs: Vec<Run> = threads
-        .iter()
-        .flat_map(|&t| verifies.iter().map(move |v| (t, v)))
-        .map(|(t, v)| solve(&host, &job, t, v))
-        .collect();
-    print_table(&job, &runs);
+    let anchor =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/anchors/gamesmanone-1.3.0");
+    let whole_4x4 = job.plugin == "quixo"
+        && job.variant.as_deref() == Some("4x4")
+        && !job.reachable
+        && endgames == [None];
+    if use_anchor && whole_4x4 && anchor.exists() {
+        job.anchor = Some(anchor);
+    }
+    for &endgame in &endgames {
+        let runs: Vec<Run> = threads
+            .iter()
+            .flat_map(|&t| verifies.iter().map(move |v| (t, v)))
+            .enumerate()
+            .map(|(k, (t, v))| solve(&host, &job, t, v, endgame, k == 0))
+            .collect();
+        print_table(&job, &runs);
+    }
 }
 
 /// Builds the host binary and the plugin into the target directory holding `release`.
@@ -124,7 +167,15 @@ fn build_host(release: &Path, plugin: &str) {
 /// Solves `variant` with `threads` threads into a fresh temporary directory.
 // The child is reaped by `wait4` below, which clippy cannot see.
 #[allow(clippy::zombie_processes)]
-fn solve(host: &Path, job: &Job, threads: usize, verify: &str) -> Run {
+fn solve(
+    host: &Path,
+    job: &Job,
+    threads: usize,
+    verify: &str,
+    endgame: Option<usize>,
+    compare: bool,
+) -> Run {
+    let load = load_average();
     let dir: PathBuf = std::env::temp_dir().join(format!(
         "{}-bench-{}-{threads}",
         job.plugin,
@@ -152,19 +203,78 @@ fn solve(host: &Path, job: &Job, threads: usize, verify: &str) -> Run {
     if job.reachable {
         cmd.arg("--reachable");
     }
-    let start = Instant::now();
-    let child = cmd
-        .arg("--db")
+    if let Some(k) = endgame {
+        cmd.args(["--endgame", &k.to_string()]);
+    }
+    cmd.arg("--db")
         .arg(format!("file:{}", dir.display()))
         .args(["--threads", &threads.to_string(), "--force"])
         .args(["--verify", verify])
         // Per-tier progress lines would only add noise (and a little time).
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", "warn");
+    let (status, wall, cpu, peak_mb, out) = measure(cmd);
+    let bytes = tree_bytes(&dir);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "the host failed:\n{out}"
+    );
+    let classes = if compare && job.plugin == "quixo" {
+        classes(host, job, &dir)
+    } else {
+        None
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    let anchor = job.anchor.as_ref().map(|a| gamesman_one(a, threads));
+    Run {
+        threads,
+        verify: verify.to_string(),
+        wall,
+        cpu,
+        peak_mb,
+        positions: parse_positions(&out),
+        bytes,
+        initial: out
+            .lines()
+            .find_map(|l| l.strip_prefix("initial position "))
+            .unwrap_or("?")
+            .to_string(),
+        endgame,
+        classes,
+        anchor,
+        load,
+    }
+}
+
+/// The 1-minute load average (the machine is shared: figures need it beside them).
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|l| l.parse().ok()))
+        .unwrap_or(f64::NAN)
+}
+
+/// Runs `cmd` to its end: exit status, wall seconds, CPU seconds (user + system), peak
+/// memory in MB, and its standard output.
+// The child is reaped by `wait4` below, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn measure(mut cmd: Command) -> (i32, f64, f64, f64, String) {
+    let start = Instant::now();
+    let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("starting the host");
+        .expect("starting a solver");
     let pid = child.id() as libc::pid_t;
+    // Read the output while the child runs (a full pipe would stop it).
+    let mut stdout = child.stdout.expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut out = String::new();
+        stdout
+            .read_to_string(&mut out)
+            .expect("reading the solver's output");
+        out
+    });
     // Reap the child ourselves with wait4: its rusage holds its own peak memory and
     // CPU time (RUSAGE_CHILDREN would mix in every earlier run).
     let (status, usage) = loop {
@@ -182,35 +292,113 @@ fn solve(host: &Path, job: &Job, threads: usize, verify: &str) -> Run {
         std::thread::sleep(Duration::from_millis(5));
     };
     let wall = start.elapsed().as_secs_f64();
-    let mut out = String::new();
-    use std::io::Read;
-    child
-        .stdout
-        .expect("piped stdout")
-        .read_to_string(&mut out)
-        .expect("reading the host's output");
-    let bytes = tree_bytes(&dir);
+    let out = reader.join().expect("the output reader");
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    (
+        status,
+        wall,
+        secs(usage.ru_utime) + secs(usage.ru_stime),
+        // Linux reports ru_maxrss in kilobytes.
+        usage.ru_maxrss as f64 / 1024.0,
+        out,
+    )
+}
+
+/// GamesmanOne solving quixo 4x4 with `threads` OpenMP threads in a scratch
+/// directory: its CPU seconds and peak MB.
+fn gamesman_one(binary: &Path, threads: usize) -> (f64, f64) {
+    let dir = std::env::temp_dir().join(format!("gamesmanone-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    eprintln!("solving quixo 4x4 with GamesmanOne, {threads} thread(s) ...");
+    let mut cmd = Command::new(binary);
+    cmd.args(["--data-path=g", "solve", "quixo", "1"])
+        .current_dir(&dir)
+        .env("OMP_NUM_THREADS", threads.to_string());
+    let (status, _, cpu, peak, out) = measure(cmd);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "the host failed:\n{out}"
+        "GamesmanOne failed:\n{out}"
     );
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    Run {
-        threads,
-        verify: verify.to_string(),
-        wall,
-        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
-        // Linux reports ru_maxrss in kilobytes.
-        peak_mb: usage.ru_maxrss as f64 / 1024.0,
-        positions: parse_positions(&out),
-        bytes,
-        initial: out
-            .lines()
-            .find_map(|l| l.strip_prefix("initial position "))
-            .unwrap_or("?")
-            .to_string(),
+    (cpu, peak)
+}
+
+/// The published table of quixo `variant` (4x4 or 5x5): (win, lose, draw) per class
+/// (x, o) with O to move, from O's view.
+fn table(variant: &str) -> Option<std::collections::HashMap<(u64, u64), [u64; 3]>> {
+    let name = match variant {
+        "4x4" => "quixo4-classes.tsv",
+        "5x5" => "quixo5-classes.tsv",
+        _ => return None,
+    };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/reference")
+        .join(name);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let mut t = std::collections::HashMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with('x'))
+    {
+        let f: Vec<u64> = line
+            .split('\t')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect();
+        if f.len() == 6 {
+            t.insert((f[0], f[1]), [f[3], f[4], f[5]]);
+        }
     }
+    Some(t)
+}
+
+/// Counts every position of the database in `dir` (`analyze --every-position`) and
+/// compares each solved tier's two sides to move with the published table: (equal,
+/// compared), or `None` without a table.
+fn classes(host: &Path, job: &Job, dir: &Path) -> Option<(usize, usize)> {
+    let variant = job.variant.as_deref()?;
+    let table = table(variant)?;
+    eprintln!("counting every position (analyze --every-position) ...");
+    let mut cmd = Command::new(host);
+    cmd.args(["--plugin", &job.plugin, "--variant", variant])
+        .args(["analyze", "--every-position", "--json", "--db"])
+        .arg(format!("file:{}", dir.display()))
+        .env("RUST_LOG", "warn");
+    let (status, _, cpu, _, out) = measure(cmd);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "analyze failed"
+    );
+    eprintln!("analyze took {cpu:.1} s of CPU");
+    let a: serde_json::Value = serde_json::from_str(&out).expect("analyze's JSON");
+    let (mut equal, mut compared) = (0, 0);
+    for tier in a["tiers"]
+        .as_array()?
+        .iter()
+        .filter(|t| t["solved"] == true)
+    {
+        let name = tier["name"].as_str()?;
+        let parts: Vec<u64> = name
+            .split('_')
+            .skip(1)
+            .filter_map(|p| p.trim_end_matches(['X', 'O']).parse().ok())
+            .collect();
+        let (x, o) = (parts[0], parts[1]);
+        for (turn, class) in [(1usize, (x, o)), (0, (o, x))] {
+            let v = &tier["legal"]["by_turn"][turn]["by_value"];
+            let got = [&v["win"], &v["lose"], &v["draw"]].map(|n| n.as_u64().unwrap_or(u64::MAX));
+            compared += 1;
+            if Some(&got) == table.get(&class) {
+                equal += 1;
+            } else {
+                eprintln!(
+                    "MISMATCH: tier {name}, side {turn}: {got:?}, table {:?}",
+                    table.get(&class)
+                );
+            }
+        }
+    }
+    Some((equal, compared))
 }
 
 /// The bytes of every file under `dir` (the tier files of the solve).
@@ -241,23 +429,38 @@ fn print_table(job: &Job, runs: &[Run]) {
     let variant = job.variant.as_deref().unwrap_or("(default variant)");
     println!();
     println!(
-        "{} {variant}{}: {} positions solved; initial position {}",
+        "{} {variant}{}{}: {} positions solved; initial position {}",
         job.plugin,
         if job.reachable {
             " (reachable only)"
         } else {
             ""
         },
+        match first.endgame {
+            Some(k) => format!(" endgame {k} (solve --endgame {k})"),
+            None => String::new(),
+        },
         first.positions,
         first.initial
     );
+    match first.classes {
+        Some((equal, compared)) => println!(
+            "classes: {equal} of {compared} (tier, side to move) equal the published table{}",
+            if equal == compared {
+                ""
+            } else {
+                " -- MISMATCH"
+            }
+        ),
+        None => println!("classes: not compared (no table for this game, or ../shared missing)"),
+    }
     println!(
         "tier files: {} bytes, {:.4} bytes per position solved",
         first.bytes,
         first.bytes as f64 / first.positions.max(1) as f64
     );
     println!(
-        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}  {:>14}",
+        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}  {:>14}  {:>6}  {:>22}",
         "threads",
         "verify",
         "wall (s)",
@@ -265,7 +468,9 @@ fn print_table(job: &Job, runs: &[Run]) {
         "positions/s",
         "peak (MB)",
         "speedup",
-        "CPU over off"
+        "CPU over off",
+        "load",
+        "GamesmanOne CPU, ratio"
     );
     for r in runs {
         // Verification's cost: CPU time over the unverified solve on as many threads
@@ -277,8 +482,12 @@ fn print_table(job: &Job, runs: &[Run]) {
             Some(o) if r.verify != "off" => format!("{:+.1}%", (r.cpu / o.cpu - 1.0) * 100.0),
             _ => "-".to_string(),
         };
+        let anchor = match r.anchor {
+            Some((cpu, _)) => format!("{cpu:.2} s, {:.2}", r.cpu / cpu),
+            None => "-".to_string(),
+        };
         println!(
-            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x  {:>14}",
+            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x  {:>14}  {:>6.2}  {:>22}",
             r.threads,
             r.verify,
             r.wall,
@@ -286,7 +495,9 @@ fn print_table(job: &Job, runs: &[Run]) {
             r.positions as f64 / r.wall / 1e6,
             r.peak_mb,
             first.wall / r.wall,
-            overhead
+            overhead,
+            r.load,
+            anchor
         );
     }
     if job.plugin == "quixo" && variant == "4x4" && !job.reachable {

@@ -235,7 +235,19 @@ impl Symmetries {
     /// The number of distinct boards among `b`'s eight images: 8 over the number of
     /// symmetries that fix `b`.
     pub fn orbit(&self, b: Board) -> u64 {
-        let fixed = (0..8).filter(|&k| self.image(b, k) == b).count() as u64;
+        let fixed = 1
+            + (1..8)
+                .filter(|&k| {
+                    if self.side == 4 {
+                        let t = &self.bytes[k - 1];
+                        let (x, o) = (b.x as usize, b.o as usize);
+                        (t[0][x & 0xff] | t[1][x >> 8]) as u32 == b.x
+                            && (t[0][o & 0xff] | t[1][o >> 8]) as u32 == b.o
+                    } else {
+                        self.wide_image(b.x, k) == b.x && self.wide_image(b.o, k) == b.o
+                    }
+                })
+                .count() as u64;
         8 / fixed
     }
 
@@ -362,10 +374,13 @@ mod tests {
                     .min_by_key(|i| (i.o, i.x))
                     .unwrap();
                 assert_eq!(s.canonical(b), slow);
-                for k in 0..8 {
-                    let i = s.image(b, k);
+                let mut images: Vec<Board> = (0..8).map(|k| s.image(b, k)).collect();
+                for &i in &images {
                     assert_eq!(s.is_canonical(i), i == slow);
                 }
+                images.sort();
+                images.dedup();
+                assert_eq!(s.orbit(b), images.len() as u64);
             }
         }
         // Burnside against a count of canonical boards, on every 3x3 tier and on
