@@ -9,12 +9,13 @@ use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 10] = [
     "info",
     "solve",
     "play",
     "query",
     "analyze",
+    "export",
     "list",
     "install-plugin",
     "completions",

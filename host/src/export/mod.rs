@@ -400,3 +400,42 @@ pub fn export(
         tiers: nodes.len(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_and_file_names() {
+        assert_eq!(Format::parse("Parquet"), Some(Format::Parquet));
+        assert_eq!(Format::parse("xlsx"), None);
+        assert_eq!(Format::of_path(Path::new("a/b.db")), Some(Format::Sqlite));
+        assert_eq!(Format::of_path(Path::new("a/b")), None);
+        assert_eq!(
+            moves_path(Path::new("out/q.parquet")),
+            PathBuf::from("out/q.moves.parquet")
+        );
+        assert_eq!(moves_path(Path::new("q")), PathBuf::from("q.moves"));
+    }
+
+    #[test]
+    fn a_staged_file_appears_only_when_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("x.csv");
+        let staged = Staged::new(&dest).unwrap();
+        std::fs::write(&staged.temp, b"half").unwrap();
+        assert!(!dest.exists());
+        drop(staged);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let staged = Staged::new(&dest).unwrap();
+        std::fs::write(&staged.temp, b"whole").unwrap();
+        assert_eq!(staged.keep().unwrap(), 5);
+        assert_eq!(std::fs::read(&dest).unwrap(), b"whole");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let missing = dir.path().join("no/such/dir/x.csv");
+        assert!(matches!(
+            Staged::new(&missing),
+            Err(ExportError::Write { .. })
+        ));
+    }
+}

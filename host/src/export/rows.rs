@@ -182,6 +182,12 @@ impl Database for Near<'_> {
     }
 }
 
+/// A position's row and its moves, if it is exported.
+type Made = Option<(PositionRow, Vec<MoveRow>)>;
+
+/// Where a tier's rows go, a chunk at a time.
+pub(super) type Emit<'e> = &'e mut dyn FnMut(&[PositionRow], &[MoveRow]) -> Result<(), ExportError>;
+
 /// Where rows come from.
 pub(super) struct Source<'a> {
     game: &'a GameHandle,
@@ -296,7 +302,7 @@ impl<'a> Source<'a> {
         &self,
         node: &TierNode,
         progress: &dyn ExportProgress,
-        emit: &mut dyn FnMut(&[PositionRow], &[MoveRow]) -> Result<(), ExportError>,
+        emit: Emit<'_>,
     ) -> Result<(), ExportError> {
         let mut keep = vec![node.tier];
         if self.options.moves {
@@ -330,7 +336,7 @@ impl<'a> Source<'a> {
             if chunk.is_empty() {
                 return Ok(());
             }
-            let made: Vec<Option<(PositionRow, Vec<MoveRow>)>> = chunk
+            let made: Vec<Made> = chunk
                 .par_iter()
                 .map(|&i| self.row(node.tier, i))
                 .collect::<Result<_, _>>()?;
