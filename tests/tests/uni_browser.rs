@@ -284,14 +284,15 @@ async fn check_position(page: &Page, g: &UniGame, a: &Value, image: &Value) -> V
     keys
 }
 
-/// Clicks the element of one of `a`'s moves (trying them from `first` on, as a
-/// person tries another when a piece hides one) and waits for the position it names.
+/// Clicks the element of one of `a`'s moves (trying them from `first` back, as a
+/// person tries another when an arrow hides one: GamesmanUni draws the longest arrows
+/// first, so the last elements are on top) and waits for the position it names.
 async fn click_a_move(page: &Page, g: &UniGame, a: &Value, keys: &[String], first: usize) -> Value {
     let moves = a["moves"].as_array().unwrap();
     let elements = page.client.find_all(Locator::Css(MOVES)).await.unwrap();
     assert_eq!(elements.len(), keys.len());
     for k in 0..keys.len() {
-        let i = (first + k) % keys.len();
+        let i = keys.len() - 1 - (first + k) % keys.len();
         if elements[i].click().await.is_err() {
             continue;
         }
