@@ -11,8 +11,12 @@
 //! except under `CI`, where they fail. With `GAMESMAN_UNI_SCREENSHOTS=DIR` set, a PNG
 //! of each game's board after the moves is written to `DIR/uni-<game>.png`.
 
-use e2e_tests::browser::{browser, with_server_page, Page, WAIT};
+use e2e_tests::browser::{browser, with_server_page, Page};
 use e2e_tests::run::run_host;
+use e2e_tests::uni::{
+    console_errors, expected_message, gamesmanuni, goto_and_wait, message, store, wait_store,
+    MOVES, STORE,
+};
 use e2e_tests::workspace::host_binary;
 use fantoccini::Locator;
 use serde_json::{json, Value};
@@ -102,90 +106,6 @@ const GAMES: [UniGame; 7] = [
         clicks: 3,
     },
 ];
-
-/// The GamesmanUni build, or `None` after saying why the test is skipped (under `CI`
-/// its absence fails the test).
-fn gamesmanuni() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/gamesmanuni/dist");
-    if dir.join("index.html").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the GamesmanUni tests, but {} has no build of it",
-        dir.display()
-    );
-    eprintln!(
-        "skipping the GamesmanUni test: no build of it at {} (see the README on building it)",
-        dir.display()
-    );
-    None
-}
-
-/// The store of GamesmanUni's Vue app, in page scripts.
-const STORE: &str =
-    "const S = document.querySelector('#app').__vue_app__.config.globalProperties.$store;";
-
-/// Every move element GamesmanUni draws: image-board buttons and listed moves.
-const MOVES: &str = "#image-autogui .iag-button-point, #image-autogui .iag-button-arrow, #image-autogui .iag-button-line, #listed-moves .move";
-
-async fn store(page: &Page, expr: &str) -> Value {
-    page.js(&format!("{STORE} return {expr};")).await
-}
-
-async fn wait_store(page: &Page, expr: &str, what: &str) {
-    let deadline = Instant::now() + WAIT;
-    while Instant::now() < deadline {
-        if page
-            .js(&format!(
-                "{STORE} try {{ return !!({expr}); }} catch (e) {{ return false; }}"
-            ))
-            .await
-            == json!(true)
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let state = store(page, "[S.getters.currentPosition, document.querySelector('#app-game-body-statistics-message') && document.querySelector('#app-game-body-statistics-message').textContent]").await;
-    panic!("timed out waiting for {what} ({expr}); GamesmanUni: {state}");
-}
-
-/// The status line GamesmanUni shows, whitespace collapsed.
-async fn message(page: &Page) -> String {
-    let m = page
-        .js("const m = document.querySelector('#app-game-body-statistics-message'); return m ? m.textContent : '';")
-        .await;
-    m.as_str()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// What GamesmanUni should say of the answer `a` (before the game is over).
-fn expected_message(a: &Value, puzzle: bool) -> String {
-    let value = a["positionValue"].as_str().unwrap();
-    let r = a["remoteness"].as_i64().unwrap();
-    let moves = if r == 1 { "move" } else { "moves" };
-    if puzzle {
-        return match value {
-            "lose" => "will not be able to solve the puzzle.".into(),
-            _ => format!("should solve the puzzle in {r} {moves}."),
-        };
-    }
-    match value {
-        "draw" => "should draw".into(),
-        "unsolved" => "'s turn.".into(),
-        v => {
-            let by = match a["winby"].as_i64() {
-                Some(w) if w != 0 => format!(" by {w}"),
-                _ => String::new(),
-            };
-            format!("should {v} the game in {r} {moves}{by}.")
-        }
-    }
-}
 
 /// Checks GamesmanUni's page against the API's answer `a` for the position it shows:
 /// the status line, one move element per move with the move's value, the board drawn
@@ -284,14 +204,15 @@ async fn check_position(page: &Page, g: &UniGame, a: &Value, image: &Value) -> V
     keys
 }
 
-/// Clicks the element of one of `a`'s moves (trying them from `first` on, as a
-/// person tries another when a piece hides one) and waits for the position it names.
+/// Clicks the element of one of `a`'s moves (trying them from `first` back, as a
+/// person tries another when an arrow hides one: GamesmanUni draws the longest arrows
+/// first, so the last elements are on top) and waits for the position it names.
 async fn click_a_move(page: &Page, g: &UniGame, a: &Value, keys: &[String], first: usize) -> Value {
     let moves = a["moves"].as_array().unwrap();
     let elements = page.client.find_all(Locator::Css(MOVES)).await.unwrap();
     assert_eq!(elements.len(), keys.len());
     for k in 0..keys.len() {
-        let i = (first + k) % keys.len();
+        let i = keys.len() - 1 - (first + k) % keys.len();
         if elements[i].click().await.is_err() {
             continue;
         }
@@ -331,38 +252,6 @@ fn solve(dir: &tempfile::TempDir) {
         }
         run_host(&host_binary(), &args).assert_success();
     }
-}
-
-/// The console's errors but for the web fonts GamesmanUni cannot fetch offline.
-async fn console_errors(page: &Page) -> Vec<String> {
-    page.browser_log()
-        .await
-        .into_iter()
-        .filter(|e| e["level"] == "SEVERE")
-        .map(|e| e["message"].as_str().unwrap_or("").to_string())
-        .filter(|m| !m.contains("fonts.googleapis.com") && !m.contains("fonts.gstatic.com"))
-        .collect()
-}
-
-async fn goto_and_wait(page: &Page, path: &str, condition: &str, what: &str) {
-    page.goto(path).await;
-    let deadline = Instant::now() + WAIT;
-    while Instant::now() < deadline {
-        if page
-            .js(&format!(
-                "try {{ return !!({condition}); }} catch (e) {{ return false; }}"
-            ))
-            .await
-            == json!(true)
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let text = page
-        .js("return document.body.innerText.slice(0, 400);")
-        .await;
-    panic!("timed out waiting for {what} at {path}; the page: {text}");
 }
 
 /// The games and puzzles pages list every game under its GUI kind.

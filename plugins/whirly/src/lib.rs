@@ -8,11 +8,13 @@
 //! is one step of one pusher, pushing a single box if the cell behind it is free, so
 //! remoteness counts steps. The whole puzzle is one loopy tier. States with a box in a
 //! dead corner are illegal, and moves into them are not generated: from such a state the
-//! level can never be solved. This file must not contain level parsing.
+//! level can never be solved. `gui` draws it for graphical front ends. This file must
+//! not contain level parsing.
 
+pub mod gui;
 pub mod level;
 
-use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Fixed, Shape, Token};
+use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard};
 use gamesman_plugin_api::rank::{Ranker, MAX_CELLS};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
@@ -60,21 +62,6 @@ pub const LEVELS: &[(&str, &str, &str)] = &[
 ];
 
 const TIER: Tier = Tier(0);
-
-/// Colours of boxes and targets in the AutoGUI board, by colour number (cycling).
-/// The pusher's AutoGUI character (GamesmanUni draws letters, digits and `-` only).
-const PUSHER: char = '1';
-/// A wall's AutoGUI character.
-const WALL: char = '0';
-/// GamesmanUni's coloured circles (`general/<colour>_circle.svg`), in `PALETTE`'s
-/// order as far as it has them.
-const UNI_CIRCLES: [&str; 9] = [
-    "orange", "blue", "green", "purple", "red", "teal", "yellow", "brown", "pink",
-];
-
-const PALETTE: [&str; 8] = [
-    "#e67e22", "#2980b9", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#7f8c8d",
-];
 
 /// A Whirly level as a game.
 pub struct Whirly {
@@ -534,82 +521,11 @@ impl Game for Whirly {
     }
 
     fn autogui_board(&self) -> Option<AutoGuiBoard> {
-        // A center per floor cell (in the level's own numbering), then one per target
-        // and one per wall (`extra_centers`), whose characters GamesmanUni draws; here
-        // walls, floor and targets are fixed shapes. A move is an arrow from a pusher
-        // to the next cell.
-        let l = &self.level;
-        let mut b = AutoGuiBoard {
-            width: l.width as f64,
-            height: l.height as f64,
-            background: "#3b3b3b".into(),
-            ..AutoGuiBoard::default()
-        };
-        for &(r, c) in l.cells.iter().chain(&self.extra_centers()) {
-            b.centers.push((c as f64 + 0.5, r as f64 + 0.5));
-        }
-        for r in 0..l.height {
-            for c in 0..l.width {
-                let (x, y) = (c as f64, r as f64);
-                let Some(h) = l.hid[r * l.width + c] else {
-                    b.fixed
-                        .push(Fixed::rect(x, y, 1.0, 1.0, "#3b3b3b", "#2a2a2a"));
-                    continue;
-                };
-                b.fixed
-                    .push(Fixed::rect(x, y, 1.0, 1.0, "#efe8d4", "#d6ccb0"));
-                if let Some(t) = l.target[h].checked_sub(1) {
-                    let colour = PALETTE[t as usize % PALETTE.len()];
-                    let mut ring = Fixed::rect(x + 0.08, y + 0.08, 0.84, 0.84, "", colour);
-                    ring.shape = Shape::CIRCLE;
-                    b.fixed.push(ring);
-                    b.fixed.push(Fixed::label(
-                        x,
-                        y,
-                        1.0,
-                        1.0,
-                        &l.colours[t as usize].to_string(),
-                        colour,
-                    ));
-                }
-            }
-        }
-        for (i, &k) in l.colours.iter().enumerate() {
-            let colour = PALETTE[i % PALETTE.len()];
-            let letter = k.to_ascii_uppercase();
-            b.tokens.push(
-                Token::shape(letter, Shape::ROUNDED, 0.78, colour, "#222")
-                    .with_glyph(&letter.to_string(), "#fff"),
-            );
-        }
-        b.tokens
-            .push(Token::shape(PUSHER, Shape::CIRCLE, 0.7, "#222", "#000").with_glyph("@", "#fff"));
-        // Targets and walls are drawn by the fixed shapes here.
-        for &k in &l.colours {
-            b.tokens.push(Token::glyph(k.to_ascii_lowercase(), "", ""));
-        }
-        b.tokens.push(Token::glyph(WALL, "", ""));
-        Some(b)
+        Some(gui::board(&self.level))
     }
 
     fn autogui_position(&self, p: TierPosition) -> Option<String> {
-        let u = self.units(p);
-        let l = &self.level;
-        let mut cells: String = (0..l.cells.len())
-            .map(|h| match u[h] {
-                0 => '-',
-                x if x == l.pusher_code() => PUSHER,
-                x => l.colours[x as usize - 1].to_ascii_uppercase(),
-            })
-            .collect();
-        cells.extend(
-            l.target
-                .iter()
-                .filter(|&&t| t > 0)
-                .map(|&t| l.colours[t as usize - 1].to_ascii_lowercase()),
-        );
-        cells.extend(std::iter::repeat_n(WALL, self.walls().len()));
-        Some(autogui::position(Player::ONE, &cells))
+        Some(gui::position(&self.level, &self.units(p)))
     }
 
     fn autogui_move(&self, _p: TierPosition, m: Move) -> Option<String> {
@@ -619,56 +535,11 @@ impl Game for Whirly {
     }
 
     fn image_autogui_data(&self) -> Option<String> {
-        // GamesmanUni's Sokoban walls and pusher, and its coloured circles: a box
-        // large, its target a dot drawn over whatever stands there.
-        let l = &self.level;
-        let board = self.autogui_board()?;
-        let mut images = vec![
-            (WALL, "sokoban/sokoban_wall.svg".to_string(), 1.0),
-            (PUSHER, "sokoban/sokoban_player.svg".to_string(), 0.9),
-        ];
-        for (i, &k) in l.colours.iter().enumerate() {
-            let circle = format!("general/{}_circle.svg", UNI_CIRCLES[i % UNI_CIRCLES.len()]);
-            images.push((k.to_ascii_uppercase(), circle.clone(), 0.8));
-            images.push((k.to_ascii_lowercase(), circle, 0.3));
-        }
-        Some(
-            autogui::ImageData {
-                theme: "sokoban".into(),
-                space: (l.width as f64, l.height as f64),
-                centers: board.centers,
-                images,
-                arrow_width: 0.12,
-                animation: "simpleSlides".into(),
-                ..Default::default()
-            }
-            .to_json(),
-        )
+        Some(gui::image_data(&self.level))
     }
 
     fn tier_name(&self, _tier: Tier) -> String {
         "all states".into()
-    }
-}
-
-impl Whirly {
-    /// The wall cells, row by row.
-    fn walls(&self) -> Vec<(usize, usize)> {
-        let l = &self.level;
-        (0..l.height * l.width)
-            .filter(|&i| l.hid[i].is_none())
-            .map(|i| (i / l.width, i % l.width))
-            .collect()
-    }
-
-    /// The AutoGUI centers after the floor cells: the targets (in floor order), then
-    /// the walls.
-    fn extra_centers(&self) -> Vec<(usize, usize)> {
-        let l = &self.level;
-        let targets = (0..l.cells.len())
-            .filter(|&h| l.target[h] > 0)
-            .map(|h| l.cells[h]);
-        targets.chain(self.walls()).collect()
     }
 }
 
