@@ -149,6 +149,25 @@ int classic_symmetric(void);
 /* The player to move after `move` at `position` by `turn` (gGoAgain keeps it). */
 int classic_next_turn(POSITION position, MOVE move, int turn);
 
+/* ---- between classic_module.c and classic_hooks.c ---------------------------------- */
+
+/* A host position as the module's position and the player to move (0: a turn-free
+ * module's, not tracked); fails on a position outside the game. */
+int classic_position_in(gamesman_position p, POSITION *out, int *turn, gamesman_error *err);
+/* The module's position with `turn` to move as a host position; `function` names the
+ * Classic function that returned it, for messages. */
+int classic_position_out(POSITION position, int turn, const char *function, gamesman_position *out, gamesman_error *err);
+/* A host move as the module's MOVE. */
+MOVE classic_move_in(uint64_t m);
+
+/* The hooks of the struct (classic_hooks.c). */
+int classic_win_by(gamesman_game *game, gamesman_position p, int64_t *out, gamesman_error *err);
+int classic_canonical_position(gamesman_game *game, gamesman_position p, gamesman_position *out, gamesman_error *err);
+int64_t classic_position_to_autogui(gamesman_game *game, gamesman_position p, char *buf, uint64_t capacity,
+                            gamesman_error *err);
+int64_t classic_move_to_autogui(gamesman_game *game, gamesman_position p, uint64_t move, char *buf, uint64_t capacity,
+                        gamesman_error *err);
+
 #pragma GCC visibility pop
 
 #endif /* GAMESMAN_CLASSIC_INTERNAL_H */

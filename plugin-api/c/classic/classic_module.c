@@ -40,7 +40,7 @@ static struct gamesman_game the_game;
 
 /* A host position as the module's position (a window position for tier modules) and
  * the player to move; fails on a position outside the game. */
-static int to_classic(gamesman_position p, POSITION *out, int *turn, gamesman_error *err) {
+int classic_position_in(gamesman_position p, POSITION *out, int *turn, gamesman_error *err) {
     if (turn_free) {
         if (p.tier != 0 || p.index >= gNumberOfPositions)
             return gamesman_fail(err, GAMESMAN_ERROR, "position %llu:%llu is outside the game's %llu positions",
@@ -71,8 +71,7 @@ static int shown_turn(POSITION position, int turn) {
 }
 
 /* The module's position `position` with `turn` to move as a host position. */
-static int from_classic(POSITION position, int turn, const char *function, gamesman_position *out,
-                        gamesman_error *err) {
+int classic_position_out(POSITION position, int turn, const char *function, gamesman_position *out, gamesman_error *err) {
     POSITION inner = position;
     TIER tier = 0;
     if (!tier_mode) {
@@ -90,7 +89,7 @@ static int from_classic(POSITION position, int turn, const char *function, games
 
 /* Moves cross the boundary as their 32 bits (Classic's MOVE is an int). */
 static uint64_t move_out(MOVE m) { return (uint64_t)(uint32_t)m; }
-static MOVE move_in(uint64_t m) { return (MOVE)(int32_t)(uint32_t)m; }
+MOVE classic_move_in(uint64_t m) { return (MOVE)(int32_t)(uint32_t)m; }
 
 /* Copies a move list into the host's buffer and frees it; counts past the capacity
  * are an error naming the cc option that raises it. */
@@ -214,7 +213,7 @@ static int primitive(gamesman_game *game, gamesman_position p, gamesman_error *e
     int turn, rc = GAMESMAN_OK;
     VALUE v = undecided;
     CLASSIC_RUN(err, "Primitive", GAMESMAN_ERROR, {
-        rc = to_classic(p, &position, &turn, err);
+        rc = classic_position_in(p, &position, &turn, err);
         if (rc == GAMESMAN_OK) v = Primitive(position);
     });
     if (rc != GAMESMAN_OK) return rc;
@@ -231,7 +230,7 @@ static int64_t generate_moves(gamesman_game *game, gamesman_position p, uint64_t
     int turn;
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK)
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK)
             n = take_moves(GenerateMoves(position), moves, capacity, "GenerateMoves", "GAMESMAN_CLASSIC_MAX_MOVES",
                            err);
     });
@@ -245,10 +244,10 @@ static int do_move(gamesman_game *game, gamesman_position p, uint64_t move, game
     int turn;
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "DoMove", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            POSITION next = DoMove(position, move_in(move));
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
+            POSITION next = DoMove(position, classic_move_in(move));
             classic_note_function("GoAgain");
-            rc = from_classic(next, classic_next_turn(position, move_in(move), turn), "DoMove", child, err);
+            rc = classic_position_out(next, classic_next_turn(position, classic_move_in(move), turn), "DoMove", child, err);
         }
     });
     return rc;
@@ -261,7 +260,7 @@ static int turn(gamesman_game *game, gamesman_position p, gamesman_error *err) {
     volatile int t = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
         int found = 0;
-        if (to_classic(p, &position, &found, err) == GAMESMAN_OK) t = found != 0 ? found : classic_turn_of(position, err);
+        if (classic_position_in(p, &position, &found, err) == GAMESMAN_OK) t = found != 0 ? found : classic_turn_of(position, err);
     });
     return t;
 }
@@ -286,7 +285,7 @@ static int64_t board_to_text(gamesman_game *game, gamesman_position p, char *buf
     struct print_args args = {0, 0, 0};
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "PrintPosition", GAMESMAN_ERROR, {
-        if (to_classic(p, &args.position, &args.turn, err) == GAMESMAN_OK) {
+        if (classic_position_in(p, &args.position, &args.turn, err) == GAMESMAN_OK) {
             args.turn = shown_turn(args.position, args.turn);
             if (PrintPosition != NULL) n = classic_capture(buf, capacity, print_position, &args);
             if (n < 0) n = snprintf(buf, capacity, "position %llu\n", args.position);
@@ -316,7 +315,7 @@ static int64_t move_to_text(gamesman_game *game, gamesman_position p, uint64_t m
                             gamesman_error *err) {
     (void)game, (void)p;
     int64_t n = GAMESMAN_ERROR;
-    CLASSIC_RUN(err, "MoveToString", GAMESMAN_ERROR, n = move_text(move_in(move), buf, capacity));
+    CLASSIC_RUN(err, "MoveToString", GAMESMAN_ERROR, n = move_text(classic_move_in(move), buf, capacity));
     return n;
 }
 
@@ -365,7 +364,7 @@ static int text_to_move(gamesman_game *game, gamesman_position p, const char *te
     int turn;
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) rc = find_move(position, text, move, err);
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) rc = find_move(position, text, move, err);
     });
     return rc;
 }
@@ -379,7 +378,7 @@ static int64_t position_to_text(gamesman_game *game, gamesman_position p, char *
     int turn;
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "PositionToString", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
             char text[1024] = {0};
             if (gPositionToStringFunPtr != NULL) gPositionToStringFunPtr(position, text);
             text[sizeof text - 1] = '\0';
@@ -435,7 +434,7 @@ static int text_to_position(gamesman_game *game, const char *text, gamesman_posi
         if (position == NULL_POSITION)
             rc = gamesman_fail(err, GAMESMAN_REJECTED, "the module's StringToPosition does not accept '%s'", text);
         else
-            rc = from_classic(position, turn, "StringToPosition", out, err);
+            rc = classic_position_out(position, turn, "StringToPosition", out, err);
     });
     return rc;
 }
@@ -483,7 +482,7 @@ static int is_legal(gamesman_game *game, gamesman_position p, gamesman_error *er
     int turn;
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, tier_mode ? "IsLegal" : "GenerateMoves", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
             if (!tier_mode) rc = classic_reachable(position, turn_free ? 0 : turn, err);
             else rc = gIsLegalFunPtr == NULL || gIsLegalFunPtr(position) ? 1 : 0;
         }
@@ -505,7 +504,7 @@ static int64_t generate_undo_moves_to_tier(gamesman_game *game, gamesman_positio
     int turn;
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateUndoMovesToTier", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
             UNDOMOVELIST *list = gGenerateUndoMovesToTierFunPtr(position, tier);
             n = 0;
             for (UNDOMOVELIST *u = list; u != NULL; u = u->next, n++)
@@ -527,8 +526,8 @@ static int undo_move(gamesman_game *game, gamesman_position p, uint64_t undo, ga
     int turn;
     volatile int rc = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "UnDoMove", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK)
-            rc = from_classic(gUnDoMoveFunPtr(position, move_in(undo)), 3 - turn, "UnDoMove", parent, err);
+        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK)
+            rc = classic_position_out(gUnDoMoveFunPtr(position, classic_move_in(undo)), 3 - turn, "UnDoMove", parent, err);
     });
     return rc;
 }
@@ -541,79 +540,6 @@ static int64_t tier_name(gamesman_game *game, uint64_t tier, char *buf, uint64_t
         if (name != NULL) n = snprintf(buf, capacity, "%s", name);
         else n = snprintf(buf, capacity, "%llu", (unsigned long long)tier);
         SafeFree(name);
-    });
-    return n;
-}
-
-/* ---- hooks ----------------------------------------------------------------------------- */
-
-static int win_by(gamesman_game *game, gamesman_position p, int64_t *out, gamesman_error *err) {
-    (void)game;
-    POSITION position;
-    int turn, rc = GAMESMAN_ERROR;
-    /* Classic's gPutWinBy gives the margin's size (unsigned since Classic's 2023 WinBy
-     * rework); its sign here is player one's view: + when player one wins. */
-    CLASSIC_RUN(err, "PutWinBy", GAMESMAN_ERROR, {
-        rc = to_classic(p, &position, &turn, err);
-        if (rc == GAMESMAN_OK) {
-            long long size = gPutWinBy != NULL ? gPutWinBy(position) : 0;
-            if (size < 0) size = -size;
-            classic_note_function("Primitive");
-            VALUE v = Primitive(position);
-            int mover_wins = v == win, mover_loses = v == lose;
-            int one_wins = (mover_wins && turn == 1) || (mover_loses && turn == 2);
-            *out = mover_wins || mover_loses ? (one_wins ? size : -size) : 0;
-        }
-    });
-    return rc;
-}
-
-static int canonical_position(gamesman_game *game, gamesman_position p, gamesman_position *out, gamesman_error *err) {
-    (void)game;
-    POSITION position;
-    int turn;
-    volatile int rc = GAMESMAN_ERROR;
-    CLASSIC_RUN(err, "GetCanonicalPosition", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            POSITION canonical = classic_symmetric() ? gCanonicalPosition(position) : position;
-            rc = from_classic(canonical, turn, "GetCanonicalPosition", out, err);
-        }
-    });
-    return rc;
-}
-
-/* ---- AutoGUI strings -------------------------------------------------------------------- */
-
-static int64_t position_to_autogui(gamesman_game *game, gamesman_position p, char *buf, uint64_t capacity,
-                                   gamesman_error *err) {
-    (void)game;
-    POSITION position;
-    int turn;
-    volatile int64_t n = GAMESMAN_ERROR;
-    CLASSIC_RUN(err, "PositionToAutoGUIString", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            char text[1024] = {0};
-            PositionToAutoGUIString(position, text);
-            text[sizeof text - 1] = '\0';
-            n = snprintf(buf, capacity, "%s", text);
-        }
-    });
-    return n;
-}
-
-static int64_t move_to_autogui(gamesman_game *game, gamesman_position p, uint64_t move, char *buf, uint64_t capacity,
-                               gamesman_error *err) {
-    (void)game;
-    POSITION position;
-    int turn;
-    volatile int64_t n = GAMESMAN_ERROR;
-    CLASSIC_RUN(err, "MoveToAutoGUIString", GAMESMAN_ERROR, {
-        if (to_classic(p, &position, &turn, err) == GAMESMAN_OK) {
-            char text[1024] = {0};
-            MoveToAutoGUIString(position, move_in(move), text);
-            text[sizeof text - 1] = '\0';
-            n = snprintf(buf, capacity, "%s", text);
-        }
     });
     return n;
 }
@@ -706,10 +632,10 @@ __attribute__((visibility("default"))) const gamesman_module *gamesman_module_v1
     module.generate_undo_moves_to_tier = generate_undo_moves_to_tier;
     module.undo_move = undo_move;
     module.tier_name = tier_name;
-    module.win_by = win_by;
-    module.canonical_position = canonical_position;
-    module.position_to_autogui = PositionToAutoGUIString != NULL ? position_to_autogui : NULL;
-    module.move_to_autogui = MoveToAutoGUIString != NULL ? move_to_autogui : NULL;
+    module.win_by = classic_win_by;
+    module.canonical_position = classic_canonical_position;
+    module.position_to_autogui = PositionToAutoGUIString != NULL ? classic_position_to_autogui : NULL;
+    module.move_to_autogui = MoveToAutoGUIString != NULL ? classic_move_to_autogui : NULL;
     module.abi_version = GAMESMAN_C_ABI_VERSION; /* last: marks the struct complete */
     return &module;
 }
