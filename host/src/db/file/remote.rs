@@ -200,7 +200,7 @@ impl FileDb {
                         hash: Hasher::new(),
                     };
                     let got = net::within(deadline, || r.remote.fetch_to(&url, size, &mut sink))
-                        .map_err(io("reading", &label))?;
+                        .map_err(|e| fetch_failed(&label, e, true))?;
                     if got.is_none() {
                         return Ok(None);
                     }
@@ -239,7 +239,7 @@ impl FileDb {
                 hash: Hasher::new(),
             };
             let got = net::within(deadline, || r.remote.fetch_to(&url, size, &mut sink))
-                .map_err(io("reading", &label))?;
+                .map_err(|e| fetch_failed(&label, e, expected.is_some()))?;
             if got.is_none() {
                 return Ok(false);
             }
@@ -294,5 +294,18 @@ impl FileDb {
             .collect();
         out.sort();
         Ok(out)
+    }
+}
+
+/// A failed whole-tier fetch: of another size than the signed manifest says, the tier
+/// is refused as forged; anything else is the transfer's error.
+fn fetch_failed(label: &Path, e: std::io::Error, signed: bool) -> DbError {
+    if signed && e.kind() == std::io::ErrorKind::InvalidData {
+        DbError::Untrusted(format!(
+            "tier file {} is refused: it does not have the size the signed manifest gives ({e})",
+            label.display()
+        ))
+    } else {
+        io("reading", label)(e)
     }
 }
