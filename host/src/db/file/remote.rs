@@ -309,3 +309,45 @@ fn fetch_failed(label: &Path, e: std::io::Error, signed: bool) -> DbError {
         io("reading", label)(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::db::file::FileDb;
+    use crate::db::{Database, GameKey, TierMeta};
+    use crate::record::{pack, TierRecords};
+    use gamesman_plugin_api::{Tier, TierPosition, Value};
+
+    #[test]
+    fn a_poisoned_reader_lock_does_not_outlive_its_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = GameKey {
+            game: "g".into(),
+            variant: "v".into(),
+            winby: false,
+            numbering: 0,
+        };
+        let db = FileDb::open(dir.path().to_path_buf(), key).unwrap();
+        let meta = TierMeta {
+            tier: Tier(0),
+            name: "t".into(),
+            size: 4,
+        };
+        let records = TierRecords {
+            values: vec![pack(Value::WIN, 1); 4],
+            winby: None,
+        };
+        db.store_tier(&meta, &records).unwrap();
+        // A request panics while it holds the readers' lock (as a client panic did).
+        std::thread::scope(|s| {
+            let _ = s
+                .spawn(|| {
+                    let _held = db.readers.lock().unwrap();
+                    panic!("a request failed while holding the lock");
+                })
+                .join();
+        });
+        assert!(db.readers.is_poisoned());
+        let r = db.lookup(TierPosition::new(Tier(0), 2)).unwrap().unwrap();
+        assert_eq!((r.value, r.remoteness), (Value::WIN, 1));
+    }
+}
