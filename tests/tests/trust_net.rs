@@ -156,6 +156,17 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     assert!(e.contains("is refused"), "{e}");
     assert!(!copy.path().join(DIR).join("tier_8.gz").exists());
 
+    // A tier of another size than signed is refused before its bytes are read.
+    let mut longer = std::fs::read(real.path().join(DIR).join("tier_8.gz")).unwrap();
+    longer.extend_from_slice(&[0u8; 100]);
+    std::fs::write(root.join(DIR).join("tier_8.gz"), &longer).unwrap();
+    let e = failure(&query(&url, &["--trust", &public]), 4);
+    assert!(
+        e.contains("does not have the size the signed manifest gives"),
+        "{e}"
+    );
+    forge_tier_8(&root);
+
     // Verifying mode (no key): the forgery fails the module's check; nothing is cached.
     let vcache = tempfile::tempdir().unwrap();
     let vres = format!("file:{}", vcache.path().display());

@@ -210,7 +210,7 @@ impl FileDb {
         numbering_matches(numbering, self.key.numbering).map_err(|e| corrupt(&path, e))?;
         self.readers
             .lock()
-            .expect("readers")
+            .unwrap_or_else(|e| e.into_inner())
             .insert(tier, r.clone());
         Ok(Some(r))
     }

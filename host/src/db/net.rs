@@ -262,6 +262,7 @@ impl Remote {
 
     /// Streams the whole file at `url` into `sink` (at most `limit` bytes, the size
     /// the caller was told); returns its length, or `None` when there is nothing there.
+    /// An answer of another size is an `InvalidData` error.
     pub fn fetch_to(
         &self,
         url: &str,
@@ -283,10 +284,13 @@ impl Remote {
             .header("Content-Length")
             .and_then(|n| n.trim().parse::<u64>().ok());
         if announced.is_some_and(|n| n != limit) {
-            return Err(other(format!(
-                "GET {url}: the server announces {} bytes where the file is {limit}",
-                announced.unwrap_or_default()
-            )));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "GET {url}: the server announces {} bytes where the file is {limit}",
+                    announced.unwrap_or_default()
+                ),
+            ));
         }
         let mut reader = resp.into_reader().take(limit + 1);
         let mut buf = vec![0u8; 1 << 16];
@@ -300,9 +304,10 @@ impl Remote {
             }
             n += k as u64;
             if n > limit {
-                return Err(other(format!(
-                    "GET {url}: the answer is longer than the {limit} bytes the file is"
-                )));
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("GET {url}: the answer is longer than the {limit} bytes the file is"),
+                ));
             }
             sink.write_all(&buf[..k])?;
         }
@@ -463,5 +468,26 @@ mod tests {
         assert_eq!(linked_names(html), ["tier_3.gz", "tier_12.gz"]);
         assert_eq!(encode("mtttier_regular_tierdb"), "mtttier_regular_tierdb");
         assert_eq!(encode("a b/c"), "a%20b%2Fc");
+    }
+
+    #[test]
+    fn origins_of_urls() {
+        assert_eq!(origin("http://h:8080/db/x"), Some("http://h:8080"));
+        assert_eq!(origin("http://h:8080"), Some("http://h:8080"));
+        assert_eq!(origin("file:///etc/passwd"), None);
+        assert_eq!(origin("https://h/x"), None);
+    }
+
+    #[test]
+    fn deadlines_nest_outermost_first() {
+        let inner = within(Duration::from_secs(100), || {
+            within(Duration::from_secs(1), || {
+                DEADLINE.with(Cell::get).map(|(_, d)| d)
+            })
+        });
+        assert_eq!(inner, Some(Duration::from_secs(100)));
+        assert_eq!(DEADLINE.with(Cell::get), None);
+        let e = within(Duration::ZERO, || remaining("http://h/x")).unwrap_err();
+        assert!(e.to_string().contains("--fetch-deadline"), "{e}");
     }
 }

@@ -200,7 +200,7 @@ impl FileDb {
                         hash: Hasher::new(),
                     };
                     let got = net::within(deadline, || r.remote.fetch_to(&url, size, &mut sink))
-                        .map_err(io("reading", &label))?;
+                        .map_err(|e| fetch_failed(&label, e, true))?;
                     if got.is_none() {
                         return Ok(None);
                     }
@@ -239,7 +239,7 @@ impl FileDb {
                 hash: Hasher::new(),
             };
             let got = net::within(deadline, || r.remote.fetch_to(&url, size, &mut sink))
-                .map_err(io("reading", &label))?;
+                .map_err(|e| fetch_failed(&label, e, expected.is_some()))?;
             if got.is_none() {
                 return Ok(false);
             }
@@ -294,5 +294,60 @@ impl FileDb {
             .collect();
         out.sort();
         Ok(out)
+    }
+}
+
+/// A failed whole-tier fetch: of another size than the signed manifest says, the tier
+/// is refused as forged; anything else is the transfer's error.
+fn fetch_failed(label: &Path, e: std::io::Error, signed: bool) -> DbError {
+    if signed && e.kind() == std::io::ErrorKind::InvalidData {
+        DbError::Untrusted(format!(
+            "tier file {} is refused: it does not have the size the signed manifest gives ({e})",
+            label.display()
+        ))
+    } else {
+        io("reading", label)(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::file::FileDb;
+    use crate::db::{Database, GameKey, TierMeta};
+    use crate::record::{pack, TierRecords};
+    use gamesman_plugin_api::{Tier, TierPosition, Value};
+
+    #[test]
+    fn a_poisoned_reader_lock_does_not_outlive_its_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = GameKey {
+            game: "g".into(),
+            variant: "v".into(),
+            winby: false,
+            numbering: 0,
+        };
+        let db = FileDb::open(dir.path().to_path_buf(), key).unwrap();
+        let meta = TierMeta {
+            tier: Tier(0),
+            name: "t".into(),
+            size: 4,
+        };
+        let records = TierRecords {
+            values: vec![pack(Value::WIN, 1); 4],
+            winby: None,
+        };
+        db.store_tier(&meta, &records).unwrap();
+        // A request panics while it holds the readers' lock (as a client panic did).
+        std::thread::scope(|s| {
+            let _ = s
+                .spawn(|| {
+                    let _held = db.readers.lock().unwrap();
+                    panic!("a request failed while holding the lock");
+                })
+                .join();
+        });
+        assert!(db.readers.is_poisoned());
+        let r = db.lookup(TierPosition::new(Tier(0), 2)).unwrap().unwrap();
+        assert_eq!((r.value, r.remoteness), (Value::WIN, 1));
     }
 }
