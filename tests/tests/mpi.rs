@@ -169,7 +169,7 @@ fn same_part_as_one_process(
     let tiers = expected.len();
     assert!(
         out.stdout.contains(&format!(
-            ": {tiers} tiers ({tiers} solved now, 0 already stored)"
+            " {tiers} tiers ({tiers} solved now, 0 already stored)"
         )),
         "{}",
         out.describe()

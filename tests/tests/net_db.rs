@@ -32,10 +32,12 @@ fn positions(g: &GameHandle, sample: Option<usize>) -> Vec<TierPosition> {
     let mut out = Vec::new();
     for n in &graph.order {
         match sample {
-            None => out.extend((0..n.size).map(|i| TierPosition::new(n.tier, i))),
+            // The indices a database holds: the canonical prefix where the module
+            // numbers canonical positions first.
+            None => out.extend((0..n.stored).map(|i| TierPosition::new(n.tier, i))),
             Some(k) => {
                 let per = (k / graph.order.len()).max(1);
-                out.extend((0..per).map(|_| TierPosition::new(n.tier, rng.gen_range(0..n.size))));
+                out.extend((0..per).map(|_| TierPosition::new(n.tier, rng.gen_range(0..n.stored))));
             }
         }
     }

@@ -21,7 +21,7 @@
 //! tier's boards are numbered canonical ones first (`order`), so the solver's question
 //! "is this index canonical?" is a comparison and the solver and the database need
 //! only a tier's first `canonical_prefix` indices; that numbering is the module's
-//! `index_version` 1, on 5x5 too. `orbit_size` says how many boards a canonical one
+//! `index_version` 1 (on 5x5, in tiers of at most 2^31 boards: `ORDER_LIMIT`). `orbit_size` says how many boards a canonical one
 //! stands for (`analyze --every-position`).
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
@@ -59,6 +59,12 @@ use tiers::Tiers;
 /// 4x4 with one thread: 72.6 s of CPU without, about 17 s with).
 const SYMMETRY: bool = true;
 
+/// Tiers of at most this many boards are numbered canonical boards first: every tier
+/// of 3x3 and 4x4, and on 5x5 those with at most 3 blanks (the largest, (11, 11), has
+/// 1.62 G) or at least 20. Larger tiers keep rank order: building their numbering
+/// would take minutes and gigabytes for a query or a sampled check.
+const ORDER_LIMIT: u64 = 1 << 31;
+
 /// Quixo on one board size.
 pub struct Quixo {
     geo: Geometry,
@@ -69,6 +75,8 @@ pub struct Quixo {
     /// Per tier number, its canonical-first numbering, built on first use; empty when
     /// boards are numbered by rank (no symmetry).
     orders: Vec<OnceLock<CanonicalFirst>>,
+    /// Tiers of more boards keep rank order (`ORDER_LIMIT`).
+    order_limit: u64,
 }
 
 /// The side to move stored in the low bit of a position's index.
@@ -107,6 +115,16 @@ impl Quixo {
         <Self as Game>::new(variant).expect("a variant of quixo")
     }
 
+    /// The game with canonical-first numbering only in tiers of at most `limit`
+    /// boards, for tests that sample large tiers (building a numbering walks its whole
+    /// tier): a numbering of its own, not the database's.
+    pub fn with_order_limit(variant: &str, limit: u64) -> Self {
+        Quixo {
+            order_limit: limit,
+            ..Self::new_for_tests(variant)
+        }
+    }
+
     /// The board geometry.
     pub fn geometry(&self) -> &Geometry {
         &self.geo
@@ -116,6 +134,9 @@ impl Quixo {
     #[inline(always)]
     fn order(&self, t: Tier) -> Option<&CanonicalFirst> {
         let slot = self.orders.get(t.0 as usize)?;
+        if slot.get().is_none() && self.tiers.boards(t) > self.order_limit {
+            return None;
+        }
         Some(slot.get_or_init(|| {
             CanonicalFirst::new(&self.tables, self.tiers.ranker(t), &self.symmetries)
         }))
@@ -266,6 +287,7 @@ impl Game for Quixo {
             tables,
             tiers,
             orders,
+            order_limit: ORDER_LIMIT,
         })
     }
 
@@ -580,8 +602,8 @@ impl Game for Quixo {
         true
     }
 
-    /// 1: boards numbered canonical ones first (`order`); 0 before. On 5x5, 1 means
-    /// canonical first too (0 was boards in rank order).
+    /// 1: boards numbered canonical ones first (`order`) in tiers of at most
+    /// `ORDER_LIMIT` boards; 0 before (on 5x5, every tier in rank order).
     fn index_version(&self) -> u32 {
         u32::from(!self.orders.is_empty())
     }
@@ -590,7 +612,8 @@ impl Game for Quixo {
     /// without building the tier's numbering.
     fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
         let (x, o) = self.tiers.counts(tier)?;
-        (!self.orders.is_empty()).then(|| self.symmetries.classes(x as usize, o as usize) * 2)
+        (!self.orders.is_empty() && self.tiers.boards(tier) <= self.order_limit)
+            .then(|| self.symmetries.classes(x as usize, o as usize) * 2)
     }
 
     fn orbit_size(&self, p: TierPosition) -> u64 {
