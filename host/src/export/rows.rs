@@ -233,7 +233,8 @@ impl<'a> Source<'a> {
                 return s.held;
             }
         }
-        node.size
+        // A module numbering its canonical positions first stores only those.
+        node.stored
     }
 
     /// The row of position `i` of `tier`, and its moves; `None` when it is not
@@ -327,7 +328,9 @@ impl<'a> Source<'a> {
         };
         let mut indices: Box<dyn Iterator<Item = u64> + Send + '_> = match &marks {
             Some(m) => m.iter(),
-            None => Box::new(0..node.size),
+            // Every index with --all-positions; else the stored ones (a module that
+            // numbers canonical positions first stores only those).
+            None => Box::new(0..if self.every { node.size } else { node.stored }),
         };
         let mut chunk = Vec::with_capacity(CHUNK);
         loop {
