@@ -182,7 +182,12 @@ pub fn run(catalog: Catalog, options: &ServeOptions) -> Result<(), ServeError> {
         .build()
         .map_err(ServeError::Runtime)?;
     let catalog = Arc::new(catalog);
-    let result = runtime.block_on(serve(catalog, addr, options.conn, options.gamesmanuni.clone()));
+    let result = runtime.block_on(serve(
+        catalog,
+        addr,
+        options.conn,
+        options.gamesmanuni.clone(),
+    ));
     // Work still running on blocking threads (a long analysis) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     result
