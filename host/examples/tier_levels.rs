@@ -10,8 +10,8 @@
 //!
 //! `cargo run --release -p host --example tier_levels -- PLUGIN VARIANT [NODES...] [--split POSITIONS]`
 
+use gamesman_host::engine::tier::{TierGraph, TierNode};
 use gamesman_host::mpi::schedule::Schedule;
-use gamesman_host::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::Tier;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};

@@ -4,9 +4,9 @@
 //! byte-identical to `solve`'s, and a tier whose children are not stored must fail
 //! with an error naming the missing file. Runs without MPI.
 
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, Database, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use mtttier::MttTier;
 use std::collections::{BTreeMap, HashSet};

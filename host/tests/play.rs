@@ -7,9 +7,9 @@ mod common;
 mod harness;
 
 use common::{register, Graph, GraphGame, Node};
-use gamesman_host::db;
+use gamesman_host::engine::db;
+use gamesman_host::engine::solver::{self, SolveOptions};
 use gamesman_host::play::{play, GameEnd, PlayOptions, Side};
-use gamesman_host::solver::{self, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::Value;
 use harness::{host, host_in, parse, solved_file_db, Minimax, V};
@@ -412,8 +412,9 @@ fn false_hope_wins_by_the_smallest_margin() {
     )
     .unwrap();
     let start = game.initial_position().unwrap();
-    let ranking = gamesman_host::ranking::Ranking::of(&game, db.as_ref(), start, true).unwrap();
-    let names = |ms: Vec<&gamesman_host::ranking::RankedMove>| -> Vec<String> {
+    let ranking =
+        gamesman_host::engine::ask::ranking::Ranking::of(&game, db.as_ref(), start, true).unwrap();
+    let names = |ms: Vec<&gamesman_host::engine::ask::ranking::RankedMove>| -> Vec<String> {
         ms.iter().map(|m| m.text.clone()).collect()
     };
     assert_eq!(names(ranking.perfect_choices()), ["n1"]);

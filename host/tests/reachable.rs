@@ -7,15 +7,15 @@
 mod common;
 
 use common::{register, Graph, GraphGame, Node, Rng};
-use gamesman_host::analyze;
-use gamesman_host::db::{self, Coverage, Database, DbError, GameKey, TierStatus};
-use gamesman_host::query;
-use gamesman_host::ranking::Ranking;
-use gamesman_host::record::Record;
-use gamesman_host::solver::parents::ParentMode;
-use gamesman_host::solver::reachable::solve_reachable;
-use gamesman_host::solver::{self, Silent, SolveError, SolveOptions};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::ask::analyze;
+use gamesman_host::engine::ask::query;
+use gamesman_host::engine::ask::ranking::Ranking;
+use gamesman_host::engine::db::{self, Coverage, Database, DbError, GameKey, TierStatus};
+use gamesman_host::engine::record::Record;
+use gamesman_host::engine::solver::parents::ParentMode;
+use gamesman_host::engine::solver::reachable::solve_reachable;
+use gamesman_host::engine::solver::{self, Silent, SolveError, SolveOptions};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use mtttier::MttTier;
@@ -335,10 +335,10 @@ fn file_databases_resume_and_are_never_mixed_up() {
         }
     }
     assert_eq!(reachable, 5478);
-    let info = gamesman_host::info::database_info(&game, fresh.as_ref()).unwrap();
+    let info = gamesman_host::engine::ask::info::database_info(&game, fresh.as_ref()).unwrap();
     assert_eq!(info.coverage, Some(Coverage::ReachableOnly));
     assert_eq!((info.tiers_stored, info.positions_held), (10, 5478));
-    assert!(gamesman_host::info::database_text(&info).contains("reachable-only"));
+    assert!(gamesman_host::engine::ask::info::database_text(&info).contains("reachable-only"));
 
     // A second run keeps everything; a lost and a damaged tier are solved again.
     let again = solve_reachable(&game, db.as_ref(), &options, &Silent).unwrap();

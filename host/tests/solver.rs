@@ -7,10 +7,10 @@ mod common;
 mod harness;
 
 use common::{naive_solve, naive_winby, register, Graph, GraphGame, Node, Rng};
-use gamesman_host::db::{self, Database, GameKey, TierStatus};
-use gamesman_host::record::Record;
-use gamesman_host::solver::{self, Silent, SolveOptions};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, Database, GameKey, TierStatus};
+use gamesman_host::engine::record::Record;
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use mtttier::MttTier;
@@ -402,7 +402,7 @@ fn stored(game: &GameHandle, db: &dyn Database) -> Vec<(Vec<u16>, Option<Vec<i32
 
 #[test]
 fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
-    use gamesman_host::solver::parents::ParentMode;
+    use gamesman_host::engine::solver::parents::ParentMode;
     let mut rng = Rng(0xf00d_5eed_1234_4321);
     for case in 0..240 {
         // Alternating, go-again, puzzle and loopy WinBy games.

@@ -6,10 +6,10 @@
 
 mod harness;
 
-use gamesman_host::db::{self, GameKey};
-use gamesman_host::record::pack;
-use gamesman_host::solver::meta_of;
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, GameKey};
+use gamesman_host::engine::record::pack;
+use gamesman_host::engine::solver::meta_of;
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use harness::{host, solved_file_db};
@@ -46,7 +46,7 @@ fn a_solved_database_passes() {
         run.stdout.starts_with(&format!(
             "verified mtttier (regular) in file:{}/mtttier_regular_tierdb: 10 tiers, {} positions, every record follows from its children",
             dir.path().display(),
-            gamesman_host::numbers::count(total)
+            gamesman_host::engine::numbers::count(total)
         )),
         "{}",
         run.stdout

@@ -6,11 +6,11 @@
 mod common;
 
 use common::{naive_solve, naive_winby_loopy, register, Graph, GraphGame, Node, Rng};
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::record::{pack, TierRecords};
-use gamesman_host::solver::verify::{self, Selection, Stage, VerifyMode};
-use gamesman_host::solver::{self, meta_of, Silent, SolveOptions};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, Database, GameKey};
+use gamesman_host::engine::record::{pack, TierRecords};
+use gamesman_host::engine::solver::verify::{self, Selection, Stage, VerifyMode};
+use gamesman_host::engine::solver::{self, meta_of, Silent, SolveOptions};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use std::collections::HashMap;

@@ -14,8 +14,8 @@
 
 use e2e_tests::serve::Server;
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::db::{file::FileDb, Database, GameKey};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{file::FileDb, Database, GameKey};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_plugin_api::TierPosition;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
@@ -41,7 +41,8 @@ fn main() {
         }
     }
     let root = PathBuf::from(db.strip_prefix("file:").unwrap_or(&db));
-    let module = gamesman_host::loader::load(plugin("quixo").to_str().unwrap()).unwrap();
+    let module =
+        gamesman_host::engine::load::loader::load(plugin("quixo").to_str().unwrap()).unwrap();
     let game = module.open(Some("4x4")).unwrap();
     let key = GameKey::of(&game);
     let file = FileDb::open(root.clone(), key.clone()).unwrap();

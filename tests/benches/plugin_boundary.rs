@@ -14,7 +14,7 @@
 
 use e2e_tests::cbuild::build_header_module;
 use e2e_tests::workspace::plugin_built_alongside;
-use gamesman_host::{loader, GameHandle};
+use gamesman_host::{engine::load::loader, GameHandle};
 use gamesman_plugin_api::ffi::GameBox;
 use gamesman_plugin_api::{Game, List, Move, Tier, TierPosition, UndoMove, Value};
 use mtttier::MttTier;
@@ -444,7 +444,7 @@ fn main() {
         .open(Some("regular"))
         .unwrap_or_else(|e| panic!("{e}"));
     let static_adapter = GameHandle::from_static::<MttTier>("regular").expect("static mtttier");
-    let c_so = build_header_module("plugins-c/ctttier/ctttier.c", "ctttier", &[]);
+    let c_so = build_header_module("plugins/c/ctttier/ctttier.c", "ctttier", &[]);
     let c_module =
         loader::load(c_so.to_str().expect("utf-8 path")).unwrap_or_else(|e| panic!("{e}"));
     let c_game = c_module

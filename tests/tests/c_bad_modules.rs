@@ -8,8 +8,8 @@
 use e2e_tests::cbuild::{build_classic_module, build_header_module};
 use e2e_tests::run::{assert_no_panic_noise, run_host};
 use e2e_tests::workspace::host_binary;
-use gamesman_host::cmodule::CModuleError;
-use gamesman_host::loader::{self, LoadError};
+use gamesman_host::engine::load::cmodule::CModuleError;
+use gamesman_host::engine::load::loader::{self, LoadError};
 use std::path::{Path, PathBuf};
 
 /// The pile game of gamesman_plugin.h with the fault `flag` (or none).

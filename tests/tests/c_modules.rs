@@ -1,8 +1,8 @@
 //! End-to-end: game modules written in C, built with the README's `cc` commands and
 //! driven through the real `host` and `validate` binaries exactly like Rust modules:
-//! the GamesmanClassic tic-tac-toe (plugins-c/mttt, unchanged Classic code with the
+//! the GamesmanClassic tic-tac-toe (plugins/c/mttt, unchanged Classic code with the
 //! compatibility layer, regular API only, so forward-only), the tier game written
-//! against gamesman_plugin.h (plugins-c/ctttier, mtttier's numbering, undo moves) and a
+//! against gamesman_plugin.h (plugins/c/ctttier, mtttier's numbering, undo moves) and a
 //! Classic Tier Gamesman module (tests/c-modules/classic_tier.c: hash window, undo
 //! moves). Their numbers are checked against mtttier and against the independent
 //! reference in `e2e_tests::tictactoe`.
@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn mttt() -> PathBuf {
-    build_classic_module("plugins-c/mttt/mttt.c", "mttt", &[])
+    build_classic_module("plugins/c/mttt/mttt.c", "mttt", &[])
 }
 
 fn ctttier() -> PathBuf {
-    build_header_module("plugins-c/ctttier/ctttier.c", "ctttier", &[])
+    build_header_module("plugins/c/ctttier/ctttier.c", "ctttier", &[])
 }
 
 fn classic_tier() -> PathBuf {
@@ -363,7 +363,9 @@ macro_rules! offsets {
 
 #[test]
 fn the_host_reads_the_header_struct_at_the_compilers_offsets() {
-    use gamesman_host::cmodule::abi::{CError, CModuleStruct, CPosition, CProperties, CVariant};
+    use gamesman_host::engine::load::cmodule::abi::{
+        CError, CModuleStruct, CPosition, CProperties, CVariant,
+    };
     let fields = offsets!(CModuleStruct:
         abi_version, struct_size, flags, name, authors, description, variants, variant_count,
         max_moves, max_undo_moves, max_tier_children, new_game, free_game, properties,

@@ -11,8 +11,8 @@ use arrow_array::{
 };
 use e2e_tests::run::run_host;
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::{loader, query, GameHandle};
+use gamesman_host::engine::db::{self, Database, GameKey};
+use gamesman_host::{engine::ask::query, engine::load::loader, GameHandle};
 use gamesman_plugin_api::{Tier, TierPosition};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value as Json;

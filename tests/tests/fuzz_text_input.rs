@@ -13,9 +13,9 @@
 //! through the host's adapter as a user's would be.
 
 use e2e_tests::workspace::plugin;
-use gamesman_host::db::{memory::MemoryDb, GameKey};
+use gamesman_host::engine::db::{memory::MemoryDb, GameKey};
 use gamesman_host::play::{play, GameEnd, PlayOptions, Side};
-use gamesman_host::{loader, GameHandle};
+use gamesman_host::{engine::load::loader, GameHandle};
 use gamesman_plugin_api::TierPosition;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

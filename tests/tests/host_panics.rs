@@ -7,7 +7,7 @@
 
 use e2e_tests::run::{assert_no_panic_noise, run_host};
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::loader;
+use gamesman_host::engine::load::loader;
 use gamesman_plugin_api::ffi::CallErrorKind;
 use gamesman_plugin_api::{Move, Tier, TierPosition};
 

@@ -4,7 +4,7 @@
 //! `host_load_errors.rs`; this file must not check message text beyond the fields.
 
 use e2e_tests::workspace::{plugin, plugin_api_version};
-use gamesman_host::loader::{self, LoadError};
+use gamesman_host::engine::load::loader::{self, LoadError};
 
 #[test]
 fn version_mismatch_is_typed_with_both_versions() {

@@ -8,8 +8,8 @@
 use e2e_tests::run::run_host;
 use e2e_tests::serve::{resource, solved, Server};
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::db::{self, file::FileDb, Database, GameKey};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, file::FileDb, Database, GameKey};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::TierPosition;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn game(module: &str, variant: &str) -> GameHandle {
-    let m = gamesman_host::loader::load(plugin(module).to_str().unwrap()).unwrap();
+    let m = gamesman_host::engine::load::loader::load(plugin(module).to_str().unwrap()).unwrap();
     m.open(Some(variant)).unwrap()
 }
 

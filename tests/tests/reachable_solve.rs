@@ -6,11 +6,11 @@
 
 use e2e_tests::run::{run, run_host, RunOutput, DEFAULT_TIMEOUT};
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::db::{self, Coverage, GameKey};
-use gamesman_host::solver::reachable::solve_reachable;
-use gamesman_host::solver::{self, Silent, SolveOptions};
-use gamesman_host::tier::TierGraph;
-use gamesman_host::{loader, GameHandle};
+use gamesman_host::engine::db::{self, Coverage, GameKey};
+use gamesman_host::engine::solver::reachable::solve_reachable;
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::tier::TierGraph;
+use gamesman_host::{engine::load::loader, GameHandle};
 use gamesman_plugin_api::{TierPosition, Value};
 use serde_json::Value as Json;
 
@@ -26,7 +26,7 @@ fn key(game: &GameHandle) -> GameKey {
 /// Solves `game` fully and reachable-only, in memory; compares every record the
 /// reachable-only solve holds with the full solve's. Returns the reachable count and
 /// the initial position's record.
-fn compare(name: &str, variant: &str) -> (u64, gamesman_host::record::Record) {
+fn compare(name: &str, variant: &str) -> (u64, gamesman_host::engine::record::Record) {
     let game = open(name, variant);
     let whole = db::open("memory:", &key(&game)).unwrap();
     solver::solve(&game, whole.as_ref(), &SolveOptions::default(), &Silent).unwrap();

@@ -10,9 +10,9 @@ use e2e_tests::hostile::{Hostile, Trick};
 use e2e_tests::run::{assert_no_panic_noise, run_host, RunOutput};
 use e2e_tests::serve::solved;
 use e2e_tests::workspace::{host_binary, plugin};
-use gamesman_host::db::{file::FileDb, Database, GameKey, TierMeta};
-use gamesman_host::record::{pack, TierRecords};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{file::FileDb, Database, GameKey, TierMeta};
+use gamesman_host::engine::record::{pack, TierRecords};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_plugin_api::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -48,7 +48,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Rewrites tier 8 under `root` with every record "win in 1" and correct checksums.
 fn forge_tier_8(root: &Path) {
-    let m = gamesman_host::loader::load(plugin("mtttier").to_str().unwrap()).unwrap();
+    let m = gamesman_host::engine::load::loader::load(plugin("mtttier").to_str().unwrap()).unwrap();
     let g = m.open(None).unwrap();
     let node = TierGraph::discover(&g)
         .unwrap()

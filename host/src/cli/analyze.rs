@@ -2,9 +2,9 @@
 //! with `--plot` (its path checked before any work, so a typo costs nothing).
 
 use super::{open_solved, DbChoice, Invocation};
-use crate::analyze;
-use crate::game::GameHandle;
-use crate::plot::{self, PlotOptions};
+use crate::engine::ask::analyze;
+use crate::engine::game::GameHandle;
+use crate::report::plot::{self, PlotOptions};
 use std::path::PathBuf;
 
 /// What `analyze` was asked.

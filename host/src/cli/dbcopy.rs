@@ -6,16 +6,16 @@
 //! every tier must match the publisher's signed manifest.
 
 use super::{game_key, CliError};
-use crate::db::{self, LockWait, TierStatus};
-use crate::game::GameHandle;
-use crate::numbers::{count, seconds};
-use crate::solver;
-use crate::tier::TierGraph;
+use crate::engine::db::{self, LockWait, TierStatus};
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::{count, seconds};
+use crate::engine::solver;
+use crate::engine::tier::TierGraph;
 use std::time::Instant;
 
 /// Copies `game`'s variant from `src` to `dst`; `cache` applies to an `http:` source.
 pub fn run(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow::Result<()> {
-    crate::db::net::within(crate::db::trust::policy().deadline, || {
+    crate::engine::db::net::within(crate::engine::db::trust::policy().deadline, || {
         copy(game, src, dst, cache)
     })
 }

@@ -6,26 +6,26 @@
 //! themselves. `tools/validate` uses the same numbers for usage (2) and module (3).
 
 use super::CliError;
-use crate::analyze::AnalyzeError;
-use crate::data_dir::NoDataDir;
-use crate::db::DbError;
+use crate::engine::ask::analyze::AnalyzeError;
+use crate::engine::ask::info::InfoError;
+use crate::engine::ask::query::QueryError;
+use crate::engine::ask::ranking::RankError;
+use crate::engine::db::DbError;
+use crate::engine::game::ModuleError;
+use crate::engine::load::data_dir::NoDataDir;
+use crate::engine::load::loader::LoadError;
+use crate::engine::load::plugin_path::FindError;
+use crate::engine::messages::{error_paragraph, is_broken_pipe};
+use crate::engine::solver::verify::VerifyError;
+use crate::engine::solver::SolveError;
+use crate::engine::tier::TierGraphError;
+use crate::engine::verify_db::DbVerifyError;
 use crate::export::ExportError;
-use crate::game::ModuleError;
-use crate::info::InfoError;
-use crate::loader::LoadError;
-use crate::messages::{error_paragraph, is_broken_pipe};
 use crate::mpi::MpiError;
 use crate::play::PlayError;
-use crate::plot::PlotError;
-use crate::plugin_path::FindError;
-use crate::query::QueryError;
-use crate::ranking::RankError;
+use crate::report::plot::PlotError;
 use crate::serve::catalog::CatalogError;
 use crate::serve::ServeError;
-use crate::solver::verify::VerifyError;
-use crate::solver::SolveError;
-use crate::tier::TierGraphError;
-use crate::verify_db::DbVerifyError;
 use std::io::Write;
 use std::process::ExitCode;
 

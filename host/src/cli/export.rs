@@ -4,10 +4,10 @@
 //! are checked before any work. The rows and files are the engine's (`export`).
 
 use super::{open_solved, CliError, DbChoice, Invocation};
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::count;
 use crate::export::{self, ExportOptions, Format};
-use crate::game::GameHandle;
-use crate::numbers::count;
-use crate::progress;
+use crate::report::progress;
 use gamesman_plugin_api::Tier;
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ pub fn format_of(args: &ExportArgs) -> Result<Format, CliError> {
         Some(name) => Format::parse(name).ok_or_else(|| {
             CliError::Usage(format!(
                 "unknown export format {}: use parquet, sqlite or csv",
-                crate::messages::quote(name)
+                crate::engine::messages::quote(name)
             ))
         }),
         None => Format::of_path(&args.out).ok_or_else(|| {

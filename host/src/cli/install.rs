@@ -4,9 +4,9 @@
 //! game modules are installed) and replaced atomically (a running host keeps its copy).
 
 use super::CliError;
-use crate::data_dir::user_plugin_dir;
-use crate::loader;
-use crate::plugin_path::file_name;
+use crate::engine::load::data_dir::user_plugin_dir;
+use crate::engine::load::loader;
+use crate::engine::load::plugin_path::file_name;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 

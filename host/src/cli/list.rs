@@ -2,8 +2,8 @@
 //! where, with its variants (or why it does not load), as text or JSON. A file that
 //! an earlier directory's file of the same name hides is marked as shadowed.
 
-use crate::loader;
-use crate::plugin_path::{find_all, search_dirs, Found};
+use crate::engine::load::loader;
+use crate::engine::load::plugin_path::{find_all, search_dirs, Found};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -13,7 +13,7 @@ pub struct ListedDir {
     /// The directory.
     pub dir: String,
     /// Why it is searched: plugin_path, user_dir or beside_host.
-    pub origin: crate::plugin_path::Origin,
+    pub origin: crate::engine::load::plugin_path::Origin,
     /// Whether it exists.
     pub exists: bool,
 }
@@ -26,7 +26,7 @@ pub struct ListedModule {
     /// The file.
     pub path: String,
     /// Which directory of the search path holds it.
-    pub origin: crate::plugin_path::Origin,
+    pub origin: crate::engine::load::plugin_path::Origin,
     /// The file a bare name finds instead, when this one is hidden.
     pub shadowed_by: Option<String>,
     /// The module's own name (from its metadata), when it loads.

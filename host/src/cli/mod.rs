@@ -36,11 +36,11 @@ pub mod solve;
 pub mod trust;
 pub mod verify;
 
-use crate::data_dir::{default_db_dir, NoDataDir, DB_ENV};
-use crate::db::{self, Database, GameKey};
-use crate::game::GameHandle;
-use crate::progress;
-use crate::solver::{self, SolveOptions};
+use crate::engine::db::{self, Database, GameKey};
+use crate::engine::game::GameHandle;
+use crate::engine::load::data_dir::{default_db_dir, NoDataDir, DB_ENV};
+use crate::engine::solver::{self, SolveOptions};
+use crate::report::progress;
 use std::sync::Arc;
 
 /// A mistake on the command line or in what it names, found before any work.

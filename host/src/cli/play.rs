@@ -4,12 +4,12 @@
 //! program reads only JSON.
 
 use super::{open_solved, DbChoice, Invocation};
-use crate::game::GameHandle;
-use crate::outcome::{margin_for, value_name};
+use crate::engine::ask::query::remoteness_of;
+use crate::engine::ask::ranking::RankedMove;
+use crate::engine::game::GameHandle;
+use crate::engine::outcome::{margin_for, value_name};
+use crate::play::prompt::{Editor, Lines};
 use crate::play::{self, GameEnd, PlayError, PlayObserver, PlayOptions, Side};
-use crate::prompt::{Editor, Lines};
-use crate::query::remoteness_of;
-use crate::ranking::RankedMove;
 use anyhow::Context;
 use gamesman_plugin_api::{Player, TierPosition, Value};
 use serde_json::json;

@@ -3,11 +3,11 @@
 //! into the object as `search`, so `--json` output is always one JSON document).
 
 use super::{open_solved, DbChoice, Invocation};
-use crate::db::DbError;
-use crate::game::{GameHandle, ModuleError};
-use crate::numbers::count;
-use crate::query;
-use crate::search::{self, SearchError};
+use crate::engine::ask::query;
+use crate::engine::ask::search::{self, SearchError};
+use crate::engine::db::DbError;
+use crate::engine::game::{GameHandle, ModuleError};
+use crate::engine::numbers::count;
 use serde::Serialize;
 
 /// What `query` was asked.
@@ -52,7 +52,7 @@ pub fn search_error(e: SearchError) -> anyhow::Error {
 
 fn searched(
     game: &GameHandle,
-    db: &dyn crate::db::Database,
+    db: &dyn crate::engine::db::Database,
     p: gamesman_plugin_api::TierPosition,
     depth: u32,
 ) -> anyhow::Result<SearchSummary> {

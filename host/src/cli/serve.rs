@@ -3,7 +3,7 @@
 //! solve or write anything.
 
 use super::{CliError, DbChoice};
-use crate::loader::{self, Module};
+use crate::engine::load::loader::{self, Module};
 use crate::serve::{self, cache::Budget, catalog::Catalog, ServeOptions};
 
 /// What `serve` was asked to do.

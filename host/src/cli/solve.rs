@@ -3,13 +3,13 @@
 //! it (as `info` shows it), its record looked up under its canonical form.
 
 use super::{game_key, DbChoice};
-use crate::db::{self, LockWait};
-use crate::game::GameHandle;
-use crate::numbers::{count, rate_over, seconds};
-use crate::outcome::{describe, value_name};
-use crate::progress;
-use crate::query::remoteness_of;
-use crate::solver::{self, SolveOptions, SolveReport};
+use crate::engine::ask::query::remoteness_of;
+use crate::engine::db::{self, LockWait};
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::{count, rate_over, seconds};
+use crate::engine::outcome::{describe, value_name};
+use crate::engine::solver::{self, SolveOptions, SolveReport};
+use crate::report::progress;
 use serde::Serialize;
 
 /// What `solve` was asked to do.

@@ -7,12 +7,12 @@
 //! It writes keys, manifests and cache files only; it must not change tier files.
 
 use super::CliError;
-use crate::db::file::FileDb;
-use crate::db::manifest::{self, Entry, Manifest, MANIFEST_NAME};
-use crate::db::{self, Database, GameKey, Resource};
-use crate::game::GameHandle;
-use crate::numbers::count;
-use crate::verify_db::{verify_database, Quiet};
+use crate::engine::db::file::FileDb;
+use crate::engine::db::manifest::{self, Entry, Manifest, MANIFEST_NAME};
+use crate::engine::db::{self, Database, GameKey, Resource};
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::count;
+use crate::engine::verify_db::{verify_database, Quiet};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;

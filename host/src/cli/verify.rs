@@ -2,10 +2,10 @@
 //! database copied from elsewhere) and prints a summary. It only reads the database.
 
 use super::{DbChoice, Invocation};
-use crate::game::GameHandle;
-use crate::numbers::{count, seconds};
-use crate::progress;
-use crate::verify_db::verify_database;
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::{count, seconds};
+use crate::engine::verify_db::verify_database;
+use crate::report::progress;
 
 /// Runs `verify` on the chosen database.
 pub fn run(game: &GameHandle, inv: &Invocation, choice: &DbChoice) -> anyhow::Result<()> {

@@ -18,11 +18,11 @@ mod sqlite;
 
 pub use rows::{MoveRow, PositionRow};
 
-use crate::db::{self, Coverage, Database, DbError};
-use crate::game::{GameHandle, ModuleError};
-use crate::query::QueryError;
-use crate::reach::{self, ReachError};
-use crate::tier::{TierGraph, TierGraphError, TierNode};
+use crate::engine::ask::query::QueryError;
+use crate::engine::db::{self, Coverage, Database, DbError};
+use crate::engine::game::{GameHandle, ModuleError};
+use crate::engine::reach::{self, ReachError};
+use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
 use gamesman_plugin_api::Tier;
 use std::path::{Path, PathBuf};
 

@@ -9,15 +9,17 @@
 //! files.
 
 use super::{ExportError, ExportOptions, ExportProgress, CHUNK};
-use crate::db::{Coverage, Database, DbResult, ReachableTier, StoredTier, TierMeta, TierStatus};
-use crate::game::GameHandle;
-use crate::outcome::value_name;
-use crate::query::{self, remoteness_of};
-use crate::ranking::Ranking;
-use crate::reach::Reachable;
-use crate::record::{Record, TierRecords};
-use crate::solver::meta_of;
-use crate::tier::{TierGraph, TierNode};
+use crate::engine::ask::query::{self, remoteness_of};
+use crate::engine::ask::ranking::Ranking;
+use crate::engine::db::{
+    Coverage, Database, DbResult, ReachableTier, StoredTier, TierMeta, TierStatus,
+};
+use crate::engine::game::GameHandle;
+use crate::engine::outcome::value_name;
+use crate::engine::reach::Reachable;
+use crate::engine::record::{Record, TierRecords};
+use crate::engine::solver::meta_of;
+use crate::engine::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::{Tier, TierPosition};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -140,7 +142,7 @@ impl Database for Near<'_> {
         self.db.load_tier(meta)
     }
     fn store_tier(&self, meta: &TierMeta, _: &TierRecords) -> DbResult<()> {
-        Err(crate::db::DbError::ReadOnly(format!(
+        Err(crate::engine::db::DbError::ReadOnly(format!(
             "{} (read for an export, tier {})",
             self.db.describe(),
             meta.tier
@@ -155,7 +157,7 @@ impl Database for Near<'_> {
             Loaded::Reachable(t) => t.marks.size(),
         };
         if p.position >= size {
-            return Err(crate::db::DbError::OutOfRange(p, size));
+            return Err(crate::engine::db::DbError::OutOfRange(p, size));
         }
         Ok(Some(match l.as_ref() {
             Loaded::Full(r) => r.get(p.position),
@@ -166,7 +168,7 @@ impl Database for Near<'_> {
         }))
     }
     fn clear(&self) -> DbResult<()> {
-        Err(crate::db::DbError::ReadOnly(self.db.describe()))
+        Err(crate::engine::db::DbError::ReadOnly(self.db.describe()))
     }
     fn stored_tiers(&self) -> DbResult<Vec<Tier>> {
         self.db.stored_tiers()
@@ -318,7 +320,7 @@ impl<'a> Source<'a> {
             Some(
                 r.tier(node.tier)
                     .cloned()
-                    .unwrap_or_else(|| crate::marks::Marks::empty(node.size)),
+                    .unwrap_or_else(|| crate::engine::marks::Marks::empty(node.size)),
             )
         } else {
             match self.near.get(node.tier)?.as_deref() {

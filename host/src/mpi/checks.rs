@@ -6,8 +6,8 @@
 //! Plain data and files, no MPI: the manager and workers exchange what these
 //! functions produce. A failed check is a refusal with a reason a user can act on.
 
-use crate::game::GameHandle;
-use crate::tier::TierGraph;
+use crate::engine::game::GameHandle;
+use crate::engine::tier::TierGraph;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};

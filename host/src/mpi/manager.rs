@@ -11,10 +11,10 @@ use super::journal::{Held, Journal, RankInfo};
 use super::messages::{self, Backoff, ToManager, ToWorker};
 use super::schedule::Schedule;
 use super::{MpiError, Prepared, Setup};
-use crate::game::GameHandle;
-use crate::numbers::rate;
-use crate::progress;
-use crate::solver::{self, SolveOptions, SolveReport};
+use crate::engine::game::GameHandle;
+use crate::engine::numbers::rate;
+use crate::engine::solver::{self, SolveOptions, SolveReport};
+use crate::report::progress;
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use gamesman_plugin_api::Tier;
 use std::collections::{HashSet, VecDeque};
@@ -284,7 +284,7 @@ impl Manager<'_> {
             );
         }
         // The job's writer lock, held by this rank until the end, before any change.
-        crate::db::Database::begin_writing(db, crate::db::LockWait::Wait)?;
+        crate::engine::db::Database::begin_writing(db, crate::engine::db::LockWait::Wait)?;
         let todo: HashSet<Tier> = solver::pending_tiers(graph, db, options, &progress::Lines)?;
         let to_solve: u64 = graph
             .order

@@ -24,8 +24,8 @@ mod messages;
 #[cfg(feature = "mpi")]
 mod worker;
 
-use crate::db::DbError;
-use crate::solver::SolveError;
+use crate::engine::db::DbError;
+use crate::engine::solver::SolveError;
 
 /// Why a distributed solve failed.
 #[derive(Debug, thiserror::Error)]
@@ -134,7 +134,7 @@ pub fn launcher_tasks() -> Option<usize> {
 #[derive(Debug)]
 pub enum RankOutcome {
     /// Rank 0 (or the only rank): the solve's report.
-    Manager(crate::solver::SolveReport),
+    Manager(crate::engine::solver::SolveReport),
     /// A worker: its part is done; rank 0 reports.
     Worker,
 }
@@ -147,7 +147,7 @@ pub fn solve(
     game: &crate::GameHandle,
     api_version: &str,
     resource: &str,
-    options: &crate::solver::SolveOptions,
+    options: &crate::engine::solver::SolveOptions,
 ) -> Result<RankOutcome, MpiError> {
     use ::mpi::topology::Communicator;
     let (universe, threading) =
@@ -164,10 +164,10 @@ pub fn solve(
             return Err(MpiError::Singletons(n));
         }
         log::info!("one MPI rank: solving as one process");
-        let key = crate::db::GameKey::of(game);
-        let db = crate::db::open(resource, &key)?;
-        let progress = crate::progress::for_stderr();
-        let report = crate::solver::solve(game, db.as_ref(), options, progress.as_ref())?;
+        let key = crate::engine::db::GameKey::of(game);
+        let db = crate::engine::db::open(resource, &key)?;
+        let progress = crate::report::progress::for_stderr();
+        let report = crate::engine::solver::solve(game, db.as_ref(), options, progress.as_ref())?;
         return Ok(RankOutcome::Manager(report));
     }
     let setup = Setup::new(game, api_version, resource, rank, size, &options.scope);
@@ -191,9 +191,9 @@ struct Setup {
 
 #[cfg(feature = "mpi")]
 struct Prepared {
-    graph: crate::tier::TierGraph,
+    graph: crate::engine::tier::TierGraph,
     fingerprint: checks::Fingerprint,
-    db: crate::db::file::FileDb,
+    db: crate::engine::db::file::FileDb,
 }
 
 #[cfg(feature = "mpi")]
@@ -204,11 +204,11 @@ impl Setup {
         resource: &str,
         rank: usize,
         ranks: usize,
-        scope: &crate::solver::Scope,
+        scope: &crate::engine::solver::Scope,
     ) -> Setup {
         let prepared = (|| -> Result<Prepared, MpiError> {
-            let root = match crate::db::parse_resource(resource) {
-                Ok(crate::db::Resource::Dir(root)) => root,
+            let root = match crate::engine::db::parse_resource(resource) {
+                Ok(crate::engine::db::Resource::Dir(root)) => root,
                 _ => {
                     return Err(MpiError::NotFileDb {
                         resource: resource.to_string(),
@@ -216,15 +216,15 @@ impl Setup {
                     })
                 }
             };
-            let key = crate::db::GameKey::of(game);
+            let key = crate::engine::db::GameKey::of(game);
             // Rank 0 holds the directory's writer lock for the whole job (another solve
             // of the same database waits for it); workers write under it.
             let db = if rank == 0 {
-                crate::db::file::FileDb::open(root, key)?
+                crate::engine::db::file::FileDb::open(root, key)?
             } else {
-                crate::db::file::FileDb::open_for_job(root, key)?
+                crate::engine::db::file::FileDb::open_for_job(root, key)?
             };
-            let graph = crate::solver::graph_of(game, scope)?;
+            let graph = crate::engine::solver::graph_of(game, scope)?;
             let fingerprint = checks::Fingerprint::of(game, api_version, &graph);
             Ok(Prepared {
                 graph,

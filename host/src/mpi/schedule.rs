@@ -6,7 +6,7 @@
 //! the long chains that bound the run's length start as early as possible; ties go to
 //! the solve order. Pure bookkeeping: no MPI, no files, no solving.
 
-use crate::tier::TierNode;
+use crate::engine::tier::TierNode;
 use gamesman_plugin_api::Tier;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};

@@ -8,9 +8,9 @@
 use super::checks::{await_marker, marker_wait, Marker};
 use super::messages::{self, ToManager, ToWorker};
 use super::{MpiError, Setup};
-use crate::game::GameHandle;
-use crate::solver::{self, SolveOptions, SolveProgress};
-use crate::tier::{TierGraph, TierNode};
+use crate::engine::game::GameHandle;
+use crate::engine::solver::{self, SolveOptions, SolveProgress};
+use crate::engine::tier::{TierGraph, TierNode};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use gamesman_plugin_api::Tier;
 use std::panic::AssertUnwindSafe;
@@ -85,7 +85,7 @@ fn check_shared(
 fn solve(
     game: &GameHandle,
     graph: &TierGraph,
-    db: &crate::db::file::FileDb,
+    db: &crate::engine::db::file::FileDb,
     tier: Tier,
     rank: usize,
     options: &SolveOptions,
@@ -154,7 +154,7 @@ impl SolveProgress for WorkerLog {
             self.rank,
             node.tier,
             node.name,
-            crate::numbers::rate(node.size as f64 / took.as_secs_f64().max(1e-9))
+            crate::engine::numbers::rate(node.size as f64 / took.as_secs_f64().max(1e-9))
         );
     }
     fn finish(&self) {}

@@ -10,10 +10,10 @@
 use super::catalog::{Catalog, GameEntry, VariantEntry};
 use super::error::{ApiError, ApiResult};
 use super::uni_data;
-use crate::outcome::{margin_for, value_name};
-use crate::query::{self, QueryError};
-use crate::ranking::{RankedMove, Ranking};
-use crate::record::Record;
+use crate::engine::ask::query::{self, QueryError};
+use crate::engine::ask::ranking::{RankedMove, Ranking};
+use crate::engine::outcome::{margin_for, value_name};
+use crate::engine::record::Record;
 use gamesman_plugin_api::autogui::Board;
 use gamesman_plugin_api::{TierPosition, Value};
 use serde::Serialize;

@@ -9,7 +9,7 @@
 use super::answer::{self, Mode};
 use super::catalog::{AnalysisOut, Catalog, GameEntry, VariantEntry};
 use super::error::{self, ApiError, ApiResult};
-use crate::query;
+use crate::engine::ask::query;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::header;
@@ -256,7 +256,7 @@ async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
             async move {
                 let limit = crate::serve::limits().analysis_positions;
                 let run = tokio::task::spawn_blocking(move || {
-                    let graph = crate::tier::TierGraph::discover(&v.game).map_err(|e| e.to_string())?;
+                    let graph = crate::engine::tier::TierGraph::discover(&v.game).map_err(|e| e.to_string())?;
                     let positions: u64 = graph.order.iter().map(|n| n.size).fold(0, u64::saturating_add);
                     if positions > limit {
                         return Err(format!(
@@ -265,11 +265,11 @@ async fn analysed(v: &Arc<VariantEntry>) -> ApiResult<Arc<AnalysisOut>> {
                             v.game.variant()
                         ));
                     }
-                    let mut analysis = crate::analyze::analyze(&v.game, v.db.as_ref())
+                    let mut analysis = crate::engine::ask::analyze::analyze(&v.game, v.db.as_ref())
                         .map_err(|e| e.to_string())?;
                     // Where the server keeps its files is not the client's business.
                     analysis.database = error::redact_paths(&analysis.database);
-                    let svg = crate::plot::svg(&analysis, &Default::default())
+                    let svg = crate::report::plot::svg(&analysis, &Default::default())
                         .map_err(|e| e.to_string())?;
                     Ok(Arc::new(AnalysisOut { analysis, svg }))
                 })

@@ -9,9 +9,9 @@
 //! database as before. This file wraps the `Database` trait; it must not know file
 //! formats or what a record means, and it never writes.
 
-use crate::db::{Database, DbError, DbResult, TierMeta, TierStatus};
-use crate::game::GameHandle;
-use crate::record::{Record, TierRecords};
+use crate::engine::db::{Database, DbError, DbResult, TierMeta, TierStatus};
+use crate::engine::game::GameHandle;
+use crate::engine::record::{Record, TierRecords};
 use gamesman_plugin_api::{Tier, TierPosition};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -115,7 +115,7 @@ impl CachedDb {
         let full = self
             .inner
             .stored_tier(tier)?
-            .is_some_and(|s| s.coverage == crate::db::Coverage::Full);
+            .is_some_and(|s| s.coverage == crate::engine::db::Coverage::Full);
         let slot = if full && self.budget.take(bytes) {
             match self.inner.load_tier(&meta) {
                 Ok(records) => {
@@ -144,7 +144,7 @@ impl CachedDb {
     }
 
     fn meta(&self, tier: Tier) -> DbResult<TierMeta> {
-        let module = |e: crate::game::ModuleError| DbError::Corrupt {
+        let module = |e: crate::engine::game::ModuleError| DbError::Corrupt {
             path: PathBuf::from(self.inner.describe()),
             reason: e.to_string(),
         };
@@ -222,7 +222,7 @@ impl Database for CachedDb {
         self.inner.stored_tiers()
     }
 
-    fn stored_tier(&self, tier: Tier) -> DbResult<Option<crate::db::StoredTier>> {
+    fn stored_tier(&self, tier: Tier) -> DbResult<Option<crate::engine::db::StoredTier>> {
         self.inner.stored_tier(tier)
     }
 
@@ -234,8 +234,8 @@ impl Database for CachedDb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{self, GameKey};
-    use crate::solver::{self, SolveOptions};
+    use crate::engine::db::{self, GameKey};
+    use crate::engine::solver::{self, SolveOptions};
 
     fn solved_mtttier() -> (GameHandle, Arc<dyn Database>) {
         let game = GameHandle::from_static::<mtttier::MttTier>("regular").unwrap();

@@ -6,10 +6,10 @@
 //! must not answer requests or know HTTP.
 
 use super::cache::{Budget, CachedDb};
-use crate::analyze::Analysis;
-use crate::db::{self, Database, GameKey};
-use crate::game::GameHandle;
-use crate::loader::Module;
+use crate::engine::ask::analyze::Analysis;
+use crate::engine::db::{self, Database, GameKey};
+use crate::engine::game::GameHandle;
+use crate::engine::load::loader::Module;
 use gamesman_plugin_api::autogui::Board;
 use gamesman_plugin_api::TierPosition;
 use std::collections::HashSet;
@@ -138,8 +138,8 @@ impl Catalog {
         budget: Arc<Budget>,
     ) -> Result<Catalog, CatalogError> {
         if !matches!(
-            crate::db::parse_resource(resource),
-            Ok(crate::db::Resource::Dir(_) | crate::db::Resource::Http(_))
+            crate::engine::db::parse_resource(resource),
+            Ok(crate::engine::db::Resource::Dir(_) | crate::engine::db::Resource::Http(_))
         ) {
             return Err(CatalogError::Resource(resource.to_string()));
         }

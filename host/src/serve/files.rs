@@ -96,7 +96,8 @@ fn plain_dir(dir: &str) -> bool {
 
 /// Whether a file of that name in a database directory is published.
 fn publishable(name: &str) -> bool {
-    crate::db::manifest::is_tier_name(name) || name == crate::db::manifest::MANIFEST_NAME
+    crate::engine::db::manifest::is_tier_name(name)
+        || name == crate::engine::db::manifest::MANIFEST_NAME
 }
 
 /// Whether `path` is a directory (`dir`) or a regular file, and not a symbolic link.

@@ -114,7 +114,9 @@ pub fn app_with(catalog: Arc<Catalog>, uni: Option<&std::path::Path>) -> Router 
         Method::OPTIONS,
     ]);
     let mut routes = api::routes().merge(page::routes());
-    if let Ok(crate::db::Resource::Dir(root)) = crate::db::parse_resource(&catalog.resource) {
+    if let Ok(crate::engine::db::Resource::Dir(root)) =
+        crate::engine::db::parse_resource(&catalog.resource)
+    {
         routes = routes.merge(files::routes(root));
     }
     if let Some(dir) = uni {

@@ -1,7 +1,7 @@
 //! The host's depth-limited search on chess positions no database covers.
 
 use chess::Chess;
-use gamesman_host::search::{search, MATE};
+use gamesman_host::engine::ask::search::{search, MATE};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::Game;
 

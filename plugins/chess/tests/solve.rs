@@ -55,8 +55,8 @@
 use chess::board::*;
 use chess::tiers::Material;
 use chess::{index, movegen, Chess};
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::db::{self, Database, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, Tier, TierPosition, Value};
 use std::collections::BTreeMap;

@@ -13,8 +13,8 @@ mod brute;
 
 use brute::{State, Val};
 use dodgem::Dodgem;
-use gamesman_host::db::{self, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::db::{self, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, List, Move, Player, TierPosition, Value};
 

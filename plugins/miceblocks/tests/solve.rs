@@ -7,8 +7,8 @@
 //! force is the check): base 5 with points is a win for X, the first player, by 6
 //! points, and only the middle bottom cell (3) wins; every other first move ties.
 
-use gamesman_host::db::{self, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::db::{self, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, List, Move, Value};
 use miceblocks::MiceBlocks;

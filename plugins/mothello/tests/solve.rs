@@ -13,11 +13,11 @@
 //! every position the brute force visits is compared with it, and two large tiers are
 //! solved again on 1 and 7 threads, which must give byte-identical tier files.
 
-use gamesman_host::db::{self, file::encode_tier, Database, GameKey};
-use gamesman_host::record::Record;
-use gamesman_host::solver::frontier::ChildFrontier;
-use gamesman_host::solver::{self, meta_of, Silent, SolveOptions, SolveReport};
-use gamesman_host::tier::TierGraph;
+use gamesman_host::engine::db::{self, file::encode_tier, Database, GameKey};
+use gamesman_host::engine::record::Record;
+use gamesman_host::engine::solver::frontier::ChildFrontier;
+use gamesman_host::engine::solver::{self, meta_of, Silent, SolveOptions, SolveReport};
+use gamesman_host::engine::tier::TierGraph;
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, List, Move, TierPosition, Value};
 use mothello::Mothello;

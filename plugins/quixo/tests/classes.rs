@@ -13,9 +13,9 @@
 //! Needs `../shared` (the tables): without it these tests say so and pass, except in CI
 //! (`CI` set), where they fail.
 
-use gamesman_host::analyze::{self, Analysis, AnalyzeOptions, TierCounts};
-use gamesman_host::db::{self, GameKey};
-use gamesman_host::solver::{self, Scope, Silent, SolveOptions};
+use gamesman_host::engine::ask::analyze::{self, Analysis, AnalyzeOptions, TierCounts};
+use gamesman_host::engine::db::{self, GameKey};
+use gamesman_host::engine::solver::{self, Scope, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use quixo::Quixo;
 use std::collections::HashMap;

@@ -13,8 +13,8 @@
 //! 4x4 experiment in which its "optimal" O lost games to a search-based X, impossible
 //! if 4x4 were a draw or a loss for X), so treat the 4x4 value as our finding.
 
-use gamesman_host::db::{self, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::db::{self, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::Value;
 use quixo::Quixo;

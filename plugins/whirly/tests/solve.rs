@@ -3,8 +3,8 @@
 //! written here, ranking round-trips, and the solver's shortest solution replayed move
 //! by move until the level is solved.
 
-use gamesman_host::db::{self, Database, GameKey};
-use gamesman_host::solver::{self, Silent, SolveOptions};
+use gamesman_host::engine::db::{self, Database, GameKey};
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Game, TierPosition, Value};
 use std::collections::{HashSet, VecDeque};

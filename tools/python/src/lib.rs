@@ -9,11 +9,11 @@
 //! must not reimplement any of it.
 
 use gamesman_host::cli::{game_key, DbChoice};
-use gamesman_host::db::{self, Database, LockWait};
+use gamesman_host::engine::db::{self, Database, LockWait};
 use gamesman_host::export::{self, ExportOptions, Format, Quiet};
-use gamesman_host::messages::error_paragraph;
-use gamesman_host::solver::{self, Silent, SolveOptions};
-use gamesman_host::{analyze, loader, query, GameHandle, Module};
+use gamesman_host::engine::messages::error_paragraph;
+use gamesman_host::engine::solver::{self, Silent, SolveOptions};
+use gamesman_host::{engine::ask::analyze, engine::load::loader, engine::ask::query, GameHandle, Module};
 use gamesman_plugin_api::Tier;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -133,7 +133,7 @@ impl Game {
             "positions": r.positions_total,
             "positions_solved": r.positions_solved,
             "seconds": r.elapsed.as_secs_f64(),
-            "value": gamesman_host::outcome::value_name(r.initial_record.value, players),
+            "value": gamesman_host::engine::outcome::value_name(r.initial_record.value, players),
             "remoteness": query::remoteness_of(&r.initial_record),
             "winby": r.initial_record.winby,
         });

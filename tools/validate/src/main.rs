@@ -97,7 +97,7 @@ struct Cli {
     max_findings: usize,
 
     /// Worker threads (default: one per core; at most 4 per core, at least 64 allowed).
-    #[arg(long, value_name = "N", value_parser = gamesman_host::threads::parse_arg)]
+    #[arg(long, value_name = "N", value_parser = gamesman_host::engine::threads::parse_arg)]
     threads: Option<usize>,
 }
 
@@ -112,7 +112,7 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 std::io::stderr(),
                 "validate: {}",
-                gamesman_host::messages::error_paragraph(e.as_ref())
+                gamesman_host::engine::messages::error_paragraph(e.as_ref())
             );
             let load = e
                 .downcast_ref::<RunError>()
@@ -123,7 +123,7 @@ fn main() -> ExitCode {
 }
 
 fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
-    gamesman_host::threads::configure(cli.threads).map_err(anyhow::Error::msg)?;
+    gamesman_host::engine::threads::configure(cli.threads).map_err(anyhow::Error::msg)?;
     let opts = Options {
         plugin: cli.plugin.clone(),
         variant: cli.variant.clone(),
@@ -167,8 +167,8 @@ mod tests {
 
     #[test]
     fn help_states_the_real_threshold_and_sample_size() {
-        let threshold = gamesman_host::numbers::count(run::EXHAUSTIVE_THRESHOLD);
-        let sample = gamesman_host::numbers::count(run::DEFAULT_SAMPLE);
+        let threshold = gamesman_host::engine::numbers::count(run::EXHAUSTIVE_THRESHOLD);
+        let sample = gamesman_host::engine::numbers::count(run::DEFAULT_SAMPLE);
         assert!(AFTER_HELP.contains(&format!("at most {threshold} positions")));
         assert!(AFTER_HELP.contains(&format!("sample of {sample} random")));
         let long = Cli::command().render_long_help().to_string();

@@ -3,7 +3,7 @@
 //!
 //! Thread-safe; counting is cheap. This file must not print results.
 
-use gamesman_host::numbers::count;
+use gamesman_host::engine::numbers::count;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -5,7 +5,7 @@
 //! is wrong.
 
 use crate::outcome::{Outcome, Status};
-use gamesman_host::numbers::count;
+use gamesman_host::engine::numbers::count;
 use std::fmt::Write;
 
 /// Tier rows shown in the text table; `--json` lists every tier.

@@ -196,7 +196,7 @@ fn check_positions(probe: &Probe<'_>, plan: Plan, show: bool) -> Vec<TierCounts>
     let total: u64 = tiers.iter().map(|n| plan.count(n.size)).sum();
     log::info!(
         "checking {} positions in {} tiers ({})",
-        gamesman_host::numbers::count(total),
+        gamesman_host::engine::numbers::count(total),
         tiers.len(),
         match plan {
             Plan::Exhaustive => "exhaustive".to_string(),

@@ -9,7 +9,7 @@
 //! positions other than the initial one.
 
 use crate::findings::{Check, Finding, FindingSink, PositionRef, Severity, TierRef};
-use gamesman_host::tier::{TierGraph, TierGraphError};
+use gamesman_host::engine::tier::{TierGraph, TierGraphError};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, BAD_TIER};
 use std::collections::{HashMap, VecDeque};

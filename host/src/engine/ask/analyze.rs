@@ -1,0 +1,575 @@
+//! Counts over a solved game: positions by value and by remoteness, per tier and in
+//! total, for every legal position the database holds and for the positions reachable
+//! from the initial position; the largest remoteness with an example position. Text
+//! tables for people, a serializable report for JSON.
+//!
+//! Games with symmetry store only canonical positions, so both counts are of
+//! canonical positions there, unless `every_position` weights each one by the size of
+//! its symmetry class (the module's `orbit_size`), which counts every position. Legal
+//! counts are also split by the player to move (`by_turn`). A partial database (`solve
+//! --endgame`, `--tier`) is counted over the tiers it holds; the forward search from
+//! the initial position runs only when the initial tier is stored. A reachable-only database (`solve --reachable`) holds
+//! reachable positions alone: its "legal" counts are of the positions it holds, which
+//! are the reachable ones, and its own marks say which positions those are. This file
+//! reads tiers and counts; it must not solve or draw (the plot lives in `plot`).
+
+use crate::engine::db::{self, Coverage, Database, DbError, ReachableTier};
+use crate::engine::game::{GameHandle, ModuleError};
+use crate::engine::marks::Marks;
+use crate::engine::outcome::value_name;
+use crate::engine::reach::{self, ReachError};
+use crate::engine::record::TierRecords;
+use crate::engine::solver::{full_meta_of, meta_of};
+use crate::engine::tier::{TierGraph, TierGraphError};
+use gamesman_plugin_api::{Tier, TierPosition, Value};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+mod text;
+pub use text::text;
+
+/// Why an analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// The module failed.
+    #[error(transparent)]
+    Module(#[from] ModuleError),
+    /// The tier graph could not be built.
+    #[error(transparent)]
+    Graph(#[from] TierGraphError),
+    /// The forward search failed.
+    #[error(transparent)]
+    Reach(#[from] ReachError),
+    /// Reading the database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// Positions per value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ValueCounts {
+    /// Wins for the player to move.
+    pub win: u64,
+    /// Losses for the player to move.
+    pub lose: u64,
+    /// Ties.
+    pub tie: u64,
+    /// Draws (loopy games).
+    pub draw: u64,
+    /// Positions of tiers the database does not hold.
+    pub unsolved: u64,
+}
+
+/// Decided positions with one remoteness.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RemotenessRow {
+    /// The remoteness.
+    pub remoteness: u32,
+    /// Wins at it.
+    pub win: u64,
+    /// Losses at it.
+    pub lose: u64,
+    /// Ties at it.
+    pub tie: u64,
+}
+
+/// Decided positions with one WinBy margin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MarginRow {
+    /// The margin as stored: player one's result minus player two's with perfect
+    /// play (positive when player one ends ahead).
+    pub margin: i64,
+    /// Positions with it.
+    pub positions: u64,
+}
+
+/// Counts of the positions of one set with one player to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TurnCounts {
+    /// Positions counted.
+    pub total: u64,
+    /// By value, for the player to move.
+    pub by_value: ValueCounts,
+}
+
+/// Counts of one set of positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Positions counted.
+    pub total: u64,
+    /// By value.
+    pub by_value: ValueCounts,
+    /// By the player to move: index 0 for the first player, 1 for the second (only
+    /// for the legal positions of a full database; empty otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_turn: Vec<TurnCounts>,
+    /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
+    pub by_remoteness: Vec<RemotenessRow>,
+    /// For WinBy games: decided positions by margin, margin ascending (absent for
+    /// other games).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_margin: Vec<MarginRow>,
+}
+
+/// A position with the largest remoteness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// Its remoteness.
+    pub remoteness: u32,
+    /// Its value.
+    pub value: &'static str,
+    /// Its tier.
+    pub tier: u64,
+    /// The position in the module's text form.
+    pub position: String,
+}
+
+/// Counts of one set of positions and its example of the largest remoteness.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Section {
+    /// The counts over all tiers.
+    pub counts: Counts,
+    /// A position with the largest remoteness (none when nothing is decided).
+    pub max_remoteness: Option<Example>,
+}
+
+/// The counts of one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct TierCounts {
+    /// The tier.
+    pub tier: u64,
+    /// Its name.
+    pub name: String,
+    /// Its hash size.
+    pub size: u64,
+    /// Whether the database holds it.
+    pub solved: bool,
+    /// Its legal (solved) positions.
+    pub legal: Counts,
+    /// Its positions reachable from the initial position.
+    pub reachable: Counts,
+}
+
+/// A whole analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The module.
+    pub game: String,
+    /// The variant.
+    pub variant: String,
+    /// 1 for a puzzle (win counts solvable positions; lose, tie and draw unsolvable).
+    pub players: u8,
+    /// Whether records carry WinBy (then counts have `by_margin`).
+    pub winby: bool,
+    /// The database read.
+    pub database: String,
+    /// Whether only canonical positions are counted (games with symmetry, without
+    /// `--every-position`).
+    pub canonical_only: bool,
+    /// Whether the forward search from the initial position ran (not when the initial
+    /// tier is unsolved: then `reachable` counts nothing).
+    pub reachable_searched: bool,
+    /// Whether the database is reachable-only (`solve --reachable`): it holds only the
+    /// positions reachable from the start, so `legal` counts those.
+    pub reachable_only: bool,
+    /// Tiers reachable from the initial tier that the database does not hold.
+    pub unsolved_tiers: Vec<u64>,
+    /// Every legal position the database holds.
+    pub legal: Section,
+    /// The positions reachable from the initial position.
+    pub reachable: Section,
+    /// Per tier, the initial tier first.
+    pub tiers: Vec<TierCounts>,
+}
+
+/// A running count with the first position of the largest remoteness seen.
+#[derive(Clone, Default)]
+struct Tally {
+    values: ValueCounts,
+    /// Values by the player to move (index = player - 1), when asked.
+    turns: Vec<ValueCounts>,
+    by_remoteness: Vec<[u64; 3]>,
+    margins: BTreeMap<i64, u64>,
+    /// (remoteness, value, position index)
+    deepest: Option<(u32, Value, u64)>,
+}
+
+impl Tally {
+    /// Counts one position `weight` times (its orbit, or 1); `turn` is the player to
+    /// move (1-based) when counts by turn are kept.
+    fn add(
+        &mut self,
+        v: Value,
+        r: u32,
+        winby: Option<i64>,
+        index: u64,
+        weight: u64,
+        turn: Option<u8>,
+    ) {
+        if let Some(p) = turn {
+            let k = (p as usize).saturating_sub(1);
+            if self.turns.len() <= k {
+                self.turns.resize(k + 1, ValueCounts::default());
+            }
+            bump(&mut self.turns[k], v, weight);
+        }
+        bump(&mut self.values, v, weight);
+        let slot = match v {
+            Value::WIN => 0,
+            Value::LOSE => 1,
+            Value::TIE => 2,
+            _ => return,
+        };
+        if self.by_remoteness.len() <= r as usize {
+            self.by_remoteness.resize(r as usize + 1, [0; 3]);
+        }
+        self.by_remoteness[r as usize][slot] += weight;
+        if let Some(w) = winby {
+            *self.margins.entry(w).or_default() += weight;
+        }
+        if self
+            .deepest
+            .is_none_or(|(d, _, i)| r > d || (r == d && index < i))
+        {
+            self.deepest = Some((r, v, index));
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        add_values(&mut self.values, &other.values);
+        if self.turns.len() < other.turns.len() {
+            self.turns.resize(other.turns.len(), ValueCounts::default());
+        }
+        for (mine, theirs) in self.turns.iter_mut().zip(&other.turns) {
+            add_values(mine, theirs);
+        }
+        if self.by_remoteness.len() < other.by_remoteness.len() {
+            self.by_remoteness.resize(other.by_remoteness.len(), [0; 3]);
+        }
+        for (mine, theirs) in self.by_remoteness.iter_mut().zip(&other.by_remoteness) {
+            for k in 0..3 {
+                mine[k] += theirs[k];
+            }
+        }
+        for (w, n) in other.margins {
+            *self.margins.entry(w).or_default() += n;
+        }
+        self.deepest = match (self.deepest, other.deepest) {
+            (Some(x), Some(y)) => Some(if y.0 > x.0 || (y.0 == x.0 && y.2 < x.2) {
+                y
+            } else {
+                x
+            }),
+            (x, y) => x.or(y),
+        };
+        self
+    }
+
+    fn counts(&self) -> Counts {
+        let v = self.values;
+        Counts {
+            total: total_of(&v),
+            by_value: v,
+            by_turn: self
+                .turns
+                .iter()
+                .map(|t| TurnCounts {
+                    total: total_of(t),
+                    by_value: *t,
+                })
+                .collect(),
+            by_remoteness: self
+                .by_remoteness
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.iter().any(|&n| n > 0))
+                .map(|(r, c)| RemotenessRow {
+                    remoteness: r as u32,
+                    win: c[0],
+                    lose: c[1],
+                    tie: c[2],
+                })
+                .collect(),
+            by_margin: self
+                .margins
+                .iter()
+                .map(|(&margin, &positions)| MarginRow { margin, positions })
+                .collect(),
+        }
+    }
+}
+
+/// Adds `weight` positions of value `v` to `c`.
+fn bump(c: &mut ValueCounts, v: Value, weight: u64) {
+    match v {
+        Value::WIN => c.win += weight,
+        Value::LOSE => c.lose += weight,
+        Value::TIE => c.tie += weight,
+        Value::DRAW => c.draw += weight,
+        _ => c.unsolved += weight,
+    }
+}
+
+fn add_values(a: &mut ValueCounts, b: &ValueCounts) {
+    a.win += b.win;
+    a.lose += b.lose;
+    a.tie += b.tie;
+    a.draw += b.draw;
+    a.unsolved += b.unsolved;
+}
+
+fn total_of(v: &ValueCounts) -> u64 {
+    v.win + v.lose + v.tie + v.draw + v.unsolved
+}
+
+fn add_counts(total: &mut Counts, c: &Counts) {
+    total.total += c.total;
+    add_values(&mut total.by_value, &c.by_value);
+    if total.by_turn.len() < c.by_turn.len() {
+        total.by_turn.resize(c.by_turn.len(), TurnCounts::default());
+    }
+    for (mine, theirs) in total.by_turn.iter_mut().zip(&c.by_turn) {
+        mine.total += theirs.total;
+        add_values(&mut mine.by_value, &theirs.by_value);
+    }
+    for row in &c.by_remoteness {
+        match total
+            .by_remoteness
+            .binary_search_by_key(&row.remoteness, |r| r.remoteness)
+        {
+            Ok(i) => {
+                let t = &mut total.by_remoteness[i];
+                t.win += row.win;
+                t.lose += row.lose;
+                t.tie += row.tie;
+            }
+            Err(i) => total.by_remoteness.insert(i, *row),
+        }
+    }
+    for row in &c.by_margin {
+        match total
+            .by_margin
+            .binary_search_by_key(&row.margin, |r| r.margin)
+        {
+            Ok(i) => total.by_margin[i].positions += row.positions,
+            Err(i) => total.by_margin.insert(i, *row),
+        }
+    }
+}
+
+/// Counts the solved records of a tier (with `unsolved`, every record), each once.
+fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
+    (0..records.len() as u64)
+        .into_par_iter()
+        .fold(Tally::default, |mut t, i| {
+            let r = records.get(i);
+            if unsolved || r.is_solved() {
+                t.add(r.value, r.remoteness, r.winby, i, 1, None);
+            }
+            t
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+/// How each counted position of a tier of a full database is weighed and split.
+#[derive(Clone, Copy)]
+struct Weigh<'a> {
+    game: &'a GameHandle,
+    tier: Tier,
+    /// Weight by orbit size (`--every-position`).
+    orbits: bool,
+}
+
+impl Weigh<'_> {
+    /// The weight and player to move of position `i` of the tier.
+    fn of(&self, i: u64) -> Result<(u64, u8), ModuleError> {
+        let p = TierPosition::new(self.tier, i);
+        let w = if self.orbits {
+            self.game.orbit_size(p)?
+        } else {
+            1
+        };
+        Ok((w, self.game.turn(p)?.0))
+    }
+}
+
+/// Counts the solved records of a tier of a full database, split by the player to
+/// move and weighed as `weigh` says.
+fn legal_tally(records: &TierRecords, weigh: Weigh<'_>) -> Result<Tally, ModuleError> {
+    (0..records.len() as u64)
+        .into_par_iter()
+        .try_fold(Tally::default, |mut t, i| {
+            let r = records.get(i);
+            if r.is_solved() {
+                let (w, turn) = weigh.of(i)?;
+                t.add(r.value, r.remoteness, r.winby, i, w, Some(turn));
+            }
+            Ok(t)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+}
+
+fn reachable_tally(
+    records: Option<&TierRecords>,
+    reached: &Marks,
+    weigh: Weigh<'_>,
+) -> Result<Tally, ModuleError> {
+    let members: Vec<u64> = reached.iter().collect();
+    members
+        .par_iter()
+        .try_fold(Tally::default, |mut t, &i| {
+            let w = if weigh.orbits { weigh.of(i)?.0 } else { 1 };
+            match records {
+                Some(recs) => {
+                    let r = recs.get(i);
+                    t.add(r.value, r.remoteness, r.winby, i, w, None);
+                }
+                None => t.add(Value::UNDECIDED, 0, None, i, w, None),
+            }
+            Ok(t)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+}
+
+/// Keeps the deeper of the running example and a tier's deepest position.
+fn deeper(
+    game: &GameHandle,
+    best: Option<Example>,
+    tier: Tier,
+    deepest: Option<(u32, Value, u64)>,
+) -> Result<Option<Example>, ModuleError> {
+    let Some((r, v, i)) = deepest else {
+        return Ok(best);
+    };
+    // Tiers come initial tier first, so on equal remoteness the earlier one stays.
+    if best.as_ref().is_some_and(|b| b.remoteness >= r) {
+        return Ok(best);
+    }
+    Ok(Some(Example {
+        remoteness: r,
+        value: value_name(v, game.properties().players),
+        tier: tier.0,
+        position: game.position_to_text(TierPosition::new(tier, i))?,
+    }))
+}
+
+/// The tallies of a stored reachable-only tier: its solved positions, and all of them
+/// (every one is reachable), with examples as real position indices.
+fn held_tallies(t: &ReachableTier) -> (Tally, Tally) {
+    let real = |mut tally: Tally| {
+        tally.deepest = tally.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
+        tally
+    };
+    (
+        real(records_tally(&t.records, false)),
+        real(records_tally(&t.records, true)),
+    )
+}
+
+/// What `analyze_with` counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnalyzeOptions {
+    /// Weight each stored (canonical) position by its orbit size, so the counts are of
+    /// every position (`canonical_only: false`).
+    pub every_position: bool,
+}
+
+/// Counts the positions of every tier reachable from the initial tier.
+pub fn analyze(game: &GameHandle, db: &dyn Database) -> Result<Analysis, AnalyzeError> {
+    analyze_with(game, db, &AnalyzeOptions::default())
+}
+
+/// `analyze` with options.
+pub fn analyze_with(
+    game: &GameHandle,
+    db: &dyn Database,
+    options: &AnalyzeOptions,
+) -> Result<Analysis, AnalyzeError> {
+    let graph = TierGraph::discover(game)?;
+    let stored = db.stored_tiers()?;
+    let reachable_only = db::coverage(db)? == Some(Coverage::ReachableOnly);
+    // A reachable-only database's positions are counted as stored (no orbits).
+    let orbits = options.every_position && game.properties().has_symmetry && !reachable_only;
+    // A complete reachable-only database knows what is reachable; otherwise search,
+    // but only from a solved start (a partial database of a large game holds its
+    // endgame, and the search would walk the whole game).
+    let complete = graph.order.iter().all(|n| stored.contains(&n.tier));
+    let start_solved = stored.contains(&game.initial_position()?.tier);
+    let reached = if (reachable_only && complete) || !start_solved {
+        None
+    } else {
+        Some(reach::search(game, &graph, &|_, _| {})?)
+    };
+    let mut legal = Section::default();
+    let mut reachable = Section::default();
+    let mut tiers = Vec::new();
+    let mut unsolved_tiers = Vec::new();
+    for node in graph.order.iter().rev() {
+        let empty = Marks::empty(0);
+        let searched = reached
+            .as_ref()
+            .map(|r| r.tier(node.tier).unwrap_or(&empty));
+        let solved = stored.contains(&node.tier);
+        let weigh = Weigh {
+            game,
+            tier: node.tier,
+            orbits,
+        };
+        let (legal_t, reach_t) = if !solved {
+            unsolved_tiers.push(node.tier.0);
+            let reach_t = match searched {
+                Some(all) => reachable_tally(None, all, weigh)?,
+                None => Tally::default(),
+            };
+            (Tally::default(), reach_t)
+        } else if reachable_only {
+            let t = db.load_reachable_tier(&full_meta_of(node))?;
+            if searched.is_some_and(|s| *s != *t.marks) {
+                return Err(AnalyzeError::Db(DbError::Corrupt {
+                    path: db.describe().into(),
+                    reason: format!(
+                        "tier {} holds other positions than those reachable from the start now",
+                        node.tier
+                    ),
+                }));
+            }
+            held_tallies(&t)
+        } else {
+            let records = db.load_tier(&meta_of(node))?;
+            let reach_t = match searched {
+                Some(all) => reachable_tally(Some(&records), all, weigh)?,
+                None => Tally::default(),
+            };
+            (legal_tally(&records, weigh)?, reach_t)
+        };
+        let t = TierCounts {
+            tier: node.tier.0,
+            name: node.name.clone(),
+            size: node.size,
+            solved,
+            legal: legal_t.counts(),
+            reachable: reach_t.counts(),
+        };
+        add_counts(&mut legal.counts, &t.legal);
+        add_counts(&mut reachable.counts, &t.reachable);
+        legal.max_remoteness = deeper(game, legal.max_remoteness, node.tier, legal_t.deepest)?;
+        reachable.max_remoteness =
+            deeper(game, reachable.max_remoteness, node.tier, reach_t.deepest)?;
+        tiers.push(t);
+    }
+    Ok(Analysis {
+        game: game.module_name().to_string(),
+        variant: game.variant().to_string(),
+        players: game.properties().players,
+        winby: game.supports_winby(),
+        database: db.describe(),
+        canonical_only: game.properties().has_symmetry && !orbits,
+        reachable_searched: reached.is_some() || (reachable_only && complete),
+        reachable_only,
+        unsolved_tiers,
+        legal,
+        reachable,
+        tiers,
+    })
+}

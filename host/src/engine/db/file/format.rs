@@ -1,0 +1,307 @@
+//! The tier file format: the header's text, the blocks, the index, and encoding a
+//! whole tier. A tier file is a series of gzip members, so `zcat` reads it whole:
+//! 1. a header member whose text names the format version, game, variant, tier,
+//!    number of positions, record layout, block size and a CRC-32 of all records (as
+//!    laid out in format 1, block by block); its gzip header carries an extra field
+//!    `GT` with the offset and length of the index;
+//! 2. one member per block of records: in format 3 (written now), `BLOCK_POSITIONS`
+//!    records coded as `codec` describes; in format 1 (still read), 32,768 records laid
+//!    out plainly (little-endian `u16` value and remoteness, then `i32` WinBy when the
+//!    game has it);
+//! 3. an index member with the file offset of every block.
+//!
+//! This file only lays out bytes; it must not touch the file system or interpret
+//! records beyond their layout.
+
+use super::codec;
+use crate::engine::db::{GameKey, TierMeta};
+use crate::engine::record::TierRecords;
+use flate2::{Compression, GzBuilder};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::Write;
+
+/// The version of the tier file format written (blocks coded by `codec`).
+pub const FORMAT_VERSION: u32 = 3;
+/// The first version, whose blocks hold records laid out plainly; still read.
+pub const FORMAT_V1: u32 = 1;
+/// Records per block (a block is decoded whole for a lookup).
+pub const BLOCK_POSITIONS: u64 = 1 << 19;
+/// Records per block of format 1.
+#[cfg(test)]
+const V1_BLOCK_POSITIONS: u64 = 1 << 15;
+/// The most records per block a reader accepts (a bound on what one block costs).
+pub(super) const MAX_BLOCK_POSITIONS: u64 = 1 << 24;
+pub(crate) const FIRST_LINE: &str = "gamesman tier database";
+pub(super) const INDEX_MAGIC: &[u8; 4] = b"GTIX";
+pub(super) const EXTRA_ID: [u8; 2] = *b"GT";
+
+/// What a tier file's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Format version.
+    pub format: u32,
+    /// The module's numbering of positions (`index_version`; a `numbering:` line only
+    /// when not 0, so older files, which lack it, read as 0).
+    pub numbering: u32,
+    /// Game name.
+    pub game: String,
+    /// Variant name.
+    pub variant: String,
+    /// Tier number.
+    pub tier: u64,
+    /// Tier name.
+    pub tier_name: String,
+    /// Number of positions.
+    pub positions: u64,
+    /// Whether records carry WinBy.
+    pub winby: bool,
+    /// Records per block.
+    pub block_positions: u64,
+    /// Number of blocks.
+    pub blocks: u64,
+    /// CRC-32 of all record bytes in block order.
+    pub crc32: u32,
+}
+
+impl Header {
+    fn record_layout(winby: bool) -> &'static str {
+        if winby {
+            "value:3 remoteness:13 as u16 le; winby as i32 le"
+        } else {
+            "value:3 remoteness:13 as u16 le"
+        }
+    }
+
+    fn to_text(&self) -> String {
+        format!(
+            "{FIRST_LINE}\nformat: {}\ngame: {}\nvariant: {}\n{}tier: {}\ntier_name: {}\npositions: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\ncrc32: {:08x}\n",
+            self.format,
+            self.game,
+            self.variant,
+            numbering_line(self.numbering),
+            self.tier,
+            self.tier_name.replace('\n', " "),
+            self.positions,
+            Self::record_layout(self.winby),
+            self.block_positions,
+            self.blocks,
+            self.crc32
+        )
+    }
+
+    pub(super) fn parse(text: &str) -> Result<Header, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some(FIRST_LINE) {
+            return Err("not a gamesman tier database (first line)".into());
+        }
+        let mut map = HashMap::new();
+        for l in lines {
+            if let Some((k, v)) = l.split_once(": ") {
+                map.insert(k, v);
+            }
+        }
+        let get = |k: &str| {
+            map.get(k)
+                .copied()
+                .ok_or_else(|| format!("header lacks '{k}'"))
+        };
+        let num = |k: &str| -> Result<u64, String> {
+            get(k)?
+                .parse()
+                .map_err(|_| format!("header field '{k}' is not a number"))
+        };
+        let record = get("record")?;
+        let winby = if record == Self::record_layout(true) {
+            true
+        } else if record == Self::record_layout(false) {
+            false
+        } else {
+            return Err(format!("unknown record layout '{record}'"));
+        };
+        Ok(Header {
+            numbering: match map.get("numbering") {
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| "header field 'numbering' is not a number".to_string())?,
+                None => 0,
+            },
+            format: num("format")? as u32,
+            game: get("game")?.to_string(),
+            variant: get("variant")?.to_string(),
+            tier: num("tier")?,
+            tier_name: get("tier_name")?.to_string(),
+            positions: num("positions")?,
+            winby,
+            block_positions: num("block_positions")?,
+            blocks: num("blocks")?,
+            crc32: u32::from_str_radix(get("crc32")?, 16).map_err(|_| "bad crc32".to_string())?,
+        })
+    }
+
+    pub(super) fn record_bytes(&self) -> u64 {
+        if self.winby {
+            6
+        } else {
+            2
+        }
+    }
+}
+
+/// The header line of a numbering other than 0 (none for 0, so files of modules that
+/// never changed their numbering stay as they were).
+pub(crate) fn numbering_line(numbering: u32) -> String {
+    if numbering == 0 {
+        String::new()
+    } else {
+        format!("numbering: {numbering}\n")
+    }
+}
+
+pub(crate) fn gzip_member(data: &[u8], extra: Option<Vec<u8>>) -> Vec<u8> {
+    let mut b = GzBuilder::new().mtime(0);
+    if let Some(e) = extra {
+        b = b.extra(e);
+    }
+    let mut enc = b.write(Vec::with_capacity(data.len() / 4 + 64), Compression::new(6));
+    enc.write_all(data).expect("writing to memory");
+    enc.finish().expect("writing to memory")
+}
+
+pub(crate) fn extra_field(index_offset: u64, index_len: u64) -> Vec<u8> {
+    let mut e = Vec::with_capacity(20);
+    e.extend_from_slice(&EXTRA_ID);
+    e.extend_from_slice(&16u16.to_le_bytes());
+    e.extend_from_slice(&index_offset.to_le_bytes());
+    e.extend_from_slice(&index_len.to_le_bytes());
+    e
+}
+
+/// Encodes a whole tier file in memory, in the current format.
+pub fn encode_tier(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec<u8> {
+    encode_with(
+        key,
+        meta,
+        records,
+        FORMAT_VERSION,
+        BLOCK_POSITIONS,
+        codec::encode,
+    )
+}
+
+/// Encodes a whole tier file in format 1, as hosts before format 3 wrote it.
+#[cfg(test)]
+pub(crate) fn encode_tier_v1(key: &GameKey, meta: &TierMeta, records: &TierRecords) -> Vec<u8> {
+    encode_with(key, meta, records, FORMAT_V1, V1_BLOCK_POSITIONS, |v, w| {
+        gzip_member(&codec::layout(v, w), None)
+    })
+}
+
+/// A block's gzip member, the CRC-32 of its records as laid out in format 1, and the
+/// length of that layout.
+pub(crate) type Member = (Vec<u8>, u32, u64);
+
+/// Every block of `block` records of `records`, encoded in parallel by `member`, with
+/// the CRC-32 and length of its records as laid out in format 1 (what the header's
+/// tier checksum covers, whatever the coding).
+pub(crate) fn record_members(
+    records: &TierRecords,
+    block: u64,
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
+) -> Vec<Member> {
+    let blocks = (records.len() as u64).div_ceil(block);
+    (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let start = (b * block) as usize;
+            let end = (start + block as usize).min(records.len());
+            let values = &records.values[start..end];
+            let winby = records.winby.as_ref().map(|w| &w[start..end]);
+            let mut h = crc32fast::Hasher::new();
+            codec::layout_crc(&mut h, values, winby);
+            let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
+            (member(values, winby), h.finalize(), len)
+        })
+        .collect()
+}
+
+/// The CRC-32 of the concatenation of `members`' checked bytes, combined from theirs.
+pub(crate) fn combined_crc(members: &[Member]) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    for (_, c, len) in members {
+        crc.combine(&crc32fast::Hasher::new_with_initial_len(*c, *len));
+    }
+    crc.finalize()
+}
+
+/// Encodes a tier file of `format`, whose blocks of `block` records `member` writes.
+fn encode_with(
+    key: &GameKey,
+    meta: &TierMeta,
+    records: &TierRecords,
+    format: u32,
+    block: u64,
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
+) -> Vec<u8> {
+    let blocks = (records.len() as u64).div_ceil(block);
+    let members = record_members(records, block, member);
+    let header = Header {
+        format,
+        numbering: key.numbering,
+        game: key.game.clone(),
+        variant: key.variant.clone(),
+        tier: meta.tier.0,
+        tier_name: meta.name.clone(),
+        positions: records.len() as u64,
+        winby: records.winby.is_some(),
+        block_positions: block,
+        blocks,
+        crc32: combined_crc(&members),
+    };
+    let text = header.to_text();
+    // The header member's size does not depend on the extra field's contents.
+    let header_len = gzip_member(text.as_bytes(), Some(extra_field(0, 0))).len() as u64;
+    let mut offsets = Vec::with_capacity(members.len() + 1);
+    let mut at = header_len;
+    for (m, _, _) in &members {
+        offsets.push(at);
+        at += m.len() as u64;
+    }
+    offsets.push(at);
+    let mut index = Vec::with_capacity(16 + offsets.len() * 8);
+    index.extend_from_slice(INDEX_MAGIC);
+    index.extend_from_slice(&format.to_le_bytes());
+    index.extend_from_slice(&blocks.to_le_bytes());
+    for o in &offsets {
+        index.extend_from_slice(&o.to_le_bytes());
+    }
+    let index_member = gzip_member(&index, None);
+    let head = gzip_member(
+        text.as_bytes(),
+        Some(extra_field(at, index_member.len() as u64)),
+    );
+    debug_assert_eq!(head.len() as u64, header_len);
+    let mut out = Vec::with_capacity((at + index_member.len() as u64) as usize);
+    out.extend_from_slice(&head);
+    for (m, _, _) in &members {
+        out.extend_from_slice(m);
+    }
+    out.extend_from_slice(&index_member);
+    out
+}
+
+pub(crate) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {
+    let mut at = 0;
+    while at + 4 <= extra.len() {
+        let id = [extra[at], extra[at + 1]];
+        let len = u16::from_le_bytes([extra[at + 2], extra[at + 3]]) as usize;
+        let body = extra.get(at + 4..at + 4 + len)?;
+        if id == EXTRA_ID && len == 16 {
+            let o = u64::from_le_bytes(body[..8].try_into().ok()?);
+            let l = u64::from_le_bytes(body[8..].try_into().ok()?);
+            return Some((o, l));
+        }
+        at += 4 + len;
+    }
+    None
+}

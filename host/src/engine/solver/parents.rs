@@ -1,0 +1,240 @@
+//! Where the solver finds a position's parents in the tier being solved: the module's
+//! undo moves (`parents_batch`), or, for a forward-only module, a reverse graph the
+//! solver builds itself by expanding the tier's positions forward.
+//!
+//! The reverse graph is compact (CSR: per child tier an offset per child position and
+//! one `u32` parent index per move), built in parallel in two passes over the module's
+//! `children_batch` (count, then fill), and lives only while its tier is solved. It
+//! holds exactly the parents the undo-move path gives: legal, canonical, non-primitive
+//! positions of the tier with the child among their distinct canonical children. This
+//! file must not decide values; it only answers "who are the parents of this child".
+
+use super::memory::filled;
+use super::SolveError;
+use crate::engine::game::GameHandle;
+use crate::engine::tier::TierNode;
+use gamesman_plugin_api::{Tier, TierPosition};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Positions per `children_batch` call while building the graph.
+const CHUNK: usize = 512;
+
+/// How the solver gets parents.
+pub enum ParentSource {
+    /// The module's undo moves, through `parents_batch`.
+    UndoMoves,
+    /// A reverse graph built by expanding the tier forward.
+    Graph(ReverseGraph),
+}
+
+/// Which way parents are found, as asked for on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ParentMode {
+    /// Undo moves when the module gives them, else the reverse graph.
+    #[default]
+    Auto,
+    /// Always build the reverse graph (checks a module's undo moves by comparison).
+    Forward,
+    /// Always use undo moves (an error for a forward-only module).
+    UndoMoves,
+}
+
+/// The parents of every position in the tier's child tiers (and the tier itself when
+/// loopy), as indices into the tier being solved.
+pub struct ReverseGraph {
+    parts: Vec<Part>,
+}
+
+struct Part {
+    child: Tier,
+    /// `offsets[c]..offsets[c + 1]` indexes `parents` for child position `c`.
+    offsets: Vec<AtomicU32>,
+    parents: Vec<AtomicU32>,
+}
+
+/// The memory a reverse graph needs: 4 bytes per edge plus 4 per child position.
+pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
+    edges
+        .saturating_mul(4)
+        .saturating_add(child_positions.saturating_mul(4))
+}
+
+impl ReverseGraph {
+    /// Builds the graph of `tier` by expanding each position in `inner` (the tier's
+    /// undecided positions with moves) forward. `child_tiers` are the tiers its moves
+    /// may lead to (the tier itself included when loopy), with their sizes.
+    pub fn build(
+        game: &GameHandle,
+        node: &TierNode,
+        inner: &(dyn Fn(u64) -> bool + Sync),
+        child_tiers: &[(Tier, u64)],
+    ) -> Result<ReverseGraph, SolveError> {
+        let (tier, tier_size) = (node.tier, node.size);
+        if tier_size > u32::MAX as u64 {
+            return Err(SolveError::GraphTooLarge {
+                tier,
+                what: format!("{tier_size} positions (a parent index must fit 32 bits)"),
+            });
+        }
+        let n = tier_size as usize;
+        let mut parts: Vec<Part> = Vec::with_capacity(child_tiers.len());
+        for &(child, size) in child_tiers {
+            let len = usize::try_from(size + 1).map_err(|_| SolveError::TooLarge(child, size))?;
+            parts.push(Part {
+                child,
+                offsets: filled(game, node, "reverse graph offsets", len, || {
+                    AtomicU32::new(0)
+                })?,
+                parents: Vec::new(),
+            });
+        }
+        let part_of = |t: Tier, parts: &[Part]| parts.iter().position(|p| p.child == t);
+
+        // Pass 1: count each child's parents.
+        expand(game, tier, n, inner, &|_, kids| {
+            for c in kids {
+                let Some(k) = part_of(c.tier, &parts) else {
+                    return Err(undeclared(game, tier, *c));
+                };
+                parts[k].offsets[c.position as usize].fetch_add(1, Relaxed);
+            }
+            Ok(())
+        })?;
+        // Inclusive prefix sums: offsets[c] becomes the end of c's run; the fill pass
+        // counts each back down to the run's start.
+        for part in &mut parts {
+            let mut total: u64 = 0;
+            for o in part.offsets.iter_mut() {
+                total += *o.get_mut() as u64;
+                *o.get_mut() = u32::try_from(total).map_err(|_| SolveError::GraphTooLarge {
+                    tier,
+                    what: format!("more than {} moves into tier {}", u32::MAX, part.child),
+                })?;
+            }
+            part.parents = filled(game, node, "reverse graph", total as usize, || {
+                AtomicU32::new(0)
+            })?;
+        }
+        // Pass 2: fill.
+        expand(game, tier, n, inner, &|p, kids| {
+            for c in kids {
+                let Some(k) = part_of(c.tier, &parts) else {
+                    return Err(undeclared(game, tier, *c));
+                };
+                let part = &parts[k];
+                let slot = part.offsets[c.position as usize].fetch_sub(1, Relaxed);
+                // A module whose children differ between two identical calls would
+                // underflow here; report it instead of writing out of place.
+                let Some(slot) = slot.checked_sub(1) else {
+                    return Err(unstable(game, tier, p));
+                };
+                part.parents[slot as usize].store(p as u32, Relaxed);
+            }
+            Ok(())
+        })?;
+        // Every run must be exactly filled: offsets[c] is now c's start, which must be
+        // the previous run's end.
+        for part in &parts {
+            let ok = part
+                .offsets
+                .par_windows(2)
+                .all(|w| w[0].load(Relaxed) <= w[1].load(Relaxed))
+                && part.offsets.first().is_none_or(|o| o.load(Relaxed) == 0);
+            if !ok {
+                return Err(unstable(game, tier, 0));
+            }
+        }
+        Ok(ReverseGraph { parts })
+    }
+
+    /// The parents (indices in the solved tier) of position `c` of `child_tier`.
+    pub fn parents(&self, child_tier: Tier, c: u64) -> impl Iterator<Item = u64> + '_ {
+        let part = self.parts.iter().find(|p| p.child == child_tier);
+        let range = part
+            .and_then(|p| {
+                let lo = p.offsets.get(c as usize)?.load(Relaxed) as usize;
+                let hi = p.offsets.get(c as usize + 1)?.load(Relaxed) as usize;
+                Some((p, lo..hi))
+            })
+            .into_iter();
+        range.flat_map(|(p, r)| p.parents[r].iter().map(|a| a.load(Relaxed) as u64))
+    }
+
+    /// Edges (moves) held.
+    pub fn edges(&self) -> u64 {
+        self.parts.iter().map(|p| p.parents.len() as u64).sum()
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| 4 * (p.parents.len() + p.offsets.len()) as u64)
+            .sum()
+    }
+}
+
+/// Receives a position and its distinct canonical children.
+type ChildrenVisitor<'a> = dyn Fn(u64, &[TierPosition]) -> Result<(), SolveError> + Sync + 'a;
+
+/// Calls `f(position, children)` for every inner position of `tier`, in parallel, with
+/// its distinct canonical children (the module's `children_batch`).
+fn expand(
+    game: &GameHandle,
+    tier: Tier,
+    n: usize,
+    inner: &(dyn Fn(u64) -> bool + Sync),
+    f: &ChildrenVisitor<'_>,
+) -> Result<(), SolveError> {
+    let cap = game.properties().max_moves as usize;
+    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(
+        || {
+            (
+                Vec::with_capacity(CHUNK),
+                vec![TierPosition::default(); CHUNK * cap],
+                vec![0u32; CHUNK],
+            )
+        },
+        |(list, kids, counts), c| -> Result<(), SolveError> {
+            let lo = c * CHUNK;
+            let hi = n.min(lo + CHUNK);
+            list.clear();
+            list.extend((lo as u64..hi as u64).filter(|&i| inner(i)));
+            if list.is_empty() {
+                return Ok(());
+            }
+            game.children_batch(tier, list, kids, counts)?;
+            let mut at = 0usize;
+            for (k, &p) in list.iter().enumerate() {
+                let m = counts[k] as usize;
+                f(p, &kids[at..at + m])?;
+                at += m;
+            }
+            Ok(())
+        },
+    )
+}
+
+fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
+    SolveError::Module(crate::engine::game::ModuleError {
+        module: game.module_name().to_string(),
+        function: "children_batch",
+        kind: gamesman_plugin_api::ffi::CallErrorKind::BAD_OUTPUT,
+        message: format!(
+            "a position of tier {tier} leads to {c}, in a tier the solver did not prepare"
+        ),
+    })
+}
+
+fn unstable(game: &GameHandle, tier: Tier, p: u64) -> SolveError {
+    SolveError::Module(crate::engine::game::ModuleError {
+        module: game.module_name().to_string(),
+        function: "children_batch",
+        kind: gamesman_plugin_api::ffi::CallErrorKind::BAD_OUTPUT,
+        message: format!(
+            "gave different children for the same positions of tier {tier} in two passes \
+             (near index {p}); moves must be a function of the position"
+        ),
+    })
+}

@@ -1,0 +1,507 @@
+//! Verification of solved tiers: a position's record must follow, by the solver's own
+//! rules (`derive`), from the records of its children, found forward through the
+//! module's `generate_moves` and `do_move` (canonicalised) — never through the undo
+//! moves, parents or children fast paths the solver used. A module whose functions
+//! contradict each other then fails here instead of leaving a wrong database.
+//!
+//! `solve` checks every tier after solving it and before storing it (`Sample` by
+//! default: every position of small tiers, a fixed, seeded share of large ones);
+//! `host verify` checks a stored database in full. Positions are checked in parallel,
+//! in chunks; the mismatch reported is the first in index order, whatever the threads.
+//! `derive` holds the rules, `selection` the choice of positions, `mismatch` the
+//! report. This file reads records and calls the module; it must not change a record.
+
+pub mod derive;
+mod mismatch;
+mod selection;
+
+pub use mismatch::{Mismatch, Stage, VerifyError};
+pub use selection::{Selection, VerifyMode, SAMPLE_SHARE, SMALL_TIER};
+
+use super::frontier::ChildFrontier;
+use super::retrograde::Flow;
+use crate::engine::game::{GameHandle, ModuleError};
+use crate::engine::outcome;
+use crate::engine::record::{pack, Record, TierRecords};
+use crate::engine::tier::TierNode;
+use derive::Child;
+use gamesman_plugin_api::ffi::{CallErrorKind, CallResult};
+use gamesman_plugin_api::{Move, Player, Tier, TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Positions per parallel work item.
+const CHUNK: usize = 1024;
+
+/// Called with the number of positions covered, for progress.
+pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// Checks a tier `solve` just solved against its solved child tiers (`Ok` at once when
+/// `selection` is `None`).
+pub fn check_solved_tier(
+    game: &GameHandle,
+    node: &TierNode,
+    records: &TierRecords,
+    children: &[ChildFrontier],
+    selection: Option<Selection>,
+) -> Result<u64, VerifyError> {
+    let Some(selection) = selection else {
+        return Ok(0);
+    };
+    let kids: Vec<(Tier, &TierRecords)> = children
+        .iter()
+        .map(|c| (c.tier, c.records.as_ref()))
+        .collect();
+    let checked = check_tier(game, node, records, &kids, selection, Stage::Solve, &|_| {})?;
+    log::debug!(
+        "tier {} ({}): verified {checked} of {} positions",
+        node.tier,
+        node.name,
+        node.size
+    );
+    Ok(checked)
+}
+
+/// Checks the records of tier `node` chosen by `selection`, given the records of
+/// every child tier; returns how many positions were checked.
+pub fn check_tier(
+    game: &GameHandle,
+    node: &TierNode,
+    records: &TierRecords,
+    children: &[(Tier, &TierRecords)],
+    selection: Selection,
+    stage: Stage,
+    tick: Tick<'_>,
+) -> Result<u64, VerifyError> {
+    let checker = Checker {
+        game,
+        node,
+        records,
+        children,
+        flow: Flow::of(game),
+        winby: game.supports_winby() && records.winby.is_some(),
+        symmetry: game.properties().has_symmetry,
+        players: game.properties().players,
+        stage,
+    };
+    let n = records.len();
+    let whole = selection.whole(n as u64);
+    let first_failure = AtomicUsize::new(usize::MAX);
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(
+            || Scratch::new(game.properties().max_moves as usize),
+            |scratch, c| {
+                // A mismatch in an earlier chunk is reported; later chunks can stop.
+                if c > first_failure.load(Relaxed) {
+                    return Ok(0);
+                }
+                let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut checked = 0;
+                for i in lo as u64..hi as u64 {
+                    if !whole && !selection.picks(node.tier, i) {
+                        continue;
+                    }
+                    checked += 1;
+                    let failure = match checker.check(i, scratch) {
+                        Ok(None) => continue,
+                        Ok(Some(m)) => VerifyError::Mismatch(m),
+                        Err(cause) => VerifyError::Module {
+                            tier: node.tier,
+                            name: node.name.clone(),
+                            cause,
+                        },
+                    };
+                    first_failure.fetch_min(c, Relaxed);
+                    return Err(failure);
+                }
+                tick((hi - lo) as u64);
+                Ok(checked)
+            },
+        )
+        // Reduction keeps the chunks' order, so the earlier failure wins.
+        .reduce(
+            || Ok(0),
+            |a, b| match (a, b) {
+                (Ok(x), Ok(y)) => Ok(x + y),
+                (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            },
+        )
+}
+
+/// Buffers reused by one thread.
+struct Scratch {
+    /// The moves of a position.
+    moves: Vec<Move>,
+    /// Each distinct child with a move that leads there.
+    kids: Vec<(TierPosition, Move)>,
+    /// The children's records as the rules see them.
+    seen: Vec<Child>,
+}
+
+impl Scratch {
+    fn new(max_moves: usize) -> Scratch {
+        Scratch {
+            moves: vec![Move::default(); max_moves],
+            kids: Vec::with_capacity(max_moves),
+            seen: Vec::with_capacity(max_moves),
+        }
+    }
+}
+
+/// One tier's check.
+struct Checker<'a> {
+    game: &'a GameHandle,
+    node: &'a TierNode,
+    records: &'a TierRecords,
+    children: &'a [(Tier, &'a TierRecords)],
+    flow: Flow,
+    winby: bool,
+    symmetry: bool,
+    players: u8,
+    stage: Stage,
+}
+
+type Outcome = Result<Option<Box<Mismatch>>, ModuleError>;
+
+impl Checker<'_> {
+    /// Checks position `i`: `Ok(None)` when its record follows from its children.
+    fn check(&self, i: u64, s: &mut Scratch) -> Outcome {
+        let game = self.game;
+        let p = TierPosition::new(self.node.tier, i);
+        let packed = self.records.packed(i);
+        let raw_winby = self.records.winby.as_ref().map_or(0, |w| w[i as usize]) as i64;
+        let legal = game.is_legal(p)?;
+        let canonical = if self.symmetry && legal {
+            self.canonical(p)?
+        } else {
+            p
+        };
+        if !legal || canonical != p {
+            if packed == 0 && raw_winby == 0 {
+                return Ok(None);
+            }
+            let because = if legal {
+                format!(
+                    "the position is not canonical (its canonical form is {}), and the solver gives such positions no record",
+                    self.text(canonical)
+                )
+            } else {
+                "is_legal rejects the position, and the solver gives illegal positions no record"
+                    .to_string()
+            };
+            return Ok(Some(self.mismatch(
+                p,
+                None,
+                i,
+                because,
+                Some("unsolved".into()),
+            )));
+        }
+
+        let primitive = game.primitive(p)?;
+        let moves = if primitive == Value::UNDECIDED {
+            self.moves(p, &mut s.moves)?
+        } else {
+            &[]
+        };
+        if moves.is_empty() {
+            let (value, because) = if primitive != Value::UNDECIDED {
+                (primitive, format!("primitive says {primitive}"))
+            } else {
+                (Value::LOSE, "the position has no moves".to_string())
+            };
+            let module_winby = if self.winby { game.win_by(p)? } else { 0 };
+            if packed != pack(value, 0) || raw_winby != module_winby {
+                let derived = self.words_of(value, 0, module_winby);
+                return Ok(Some(self.mismatch(p, None, i, because, Some(derived))));
+            }
+            return Ok(None);
+        }
+
+        // The distinct canonical children, each with a move that leads there.
+        // Through the raw calls: the children's ranges are checked against the
+        // records below, and the adapter checks canonical forms; `GameHandle`'s own
+        // checks would look every tier's size up again for every child.
+        s.kids.clear();
+        for &m in moves {
+            let c = self.call("do_move", game.raw().do_move(p, m))?;
+            s.kids.push((self.canonical(c)?, m));
+        }
+        s.kids.sort_unstable_by_key(|&(c, m)| (c, m.0));
+        s.kids.dedup_by_key(|&mut (c, _)| c);
+
+        let needs_turn = self.winby || self.flow == Flow::ByTurn;
+        let turn = if needs_turn {
+            game.turn(p)?
+        } else {
+            Player::ONE
+        };
+        s.seen.clear();
+        for &(c, m) in &s.kids {
+            let Some(recs) = self.records_of(c.tier) else {
+                let because = format!(
+                    "its move {} leads to {} in tier {}, which tier_children({}) does not list{}",
+                    self.move_text(p, m),
+                    self.text(c),
+                    c.tier,
+                    self.node.tier,
+                    if c.tier == self.node.tier {
+                        " (a tier whose moves stay in it must list itself)"
+                    } else {
+                        ""
+                    }
+                );
+                return Ok(Some(self.mismatch(p, Some(m), i, because, None)));
+            };
+            if c.position >= recs.len() as u64 {
+                let because = format!(
+                    "its move {} leads to {c}, past the {} records of tier {}",
+                    self.move_text(p, m),
+                    recs.len(),
+                    c.tier
+                );
+                return Ok(Some(self.mismatch(p, Some(m), i, because, None)));
+            }
+            let rec = recs.get(c.position);
+            if !matches!(
+                rec.value,
+                Value::WIN | Value::LOSE | Value::TIE | Value::DRAW
+            ) {
+                let because = format!(
+                    "its move {} leads to {}, which has no record (the solver gives none to positions that is_legal rejects or that are not canonical)",
+                    self.move_text(p, m),
+                    self.text(c)
+                );
+                return Ok(Some(self.mismatch(p, Some(m), i, because, None)));
+            }
+            let same_mover = match self.flow {
+                Flow::Alternate => false,
+                Flow::Puzzle => true,
+                Flow::ByTurn => game.turn(c)? == turn,
+            };
+            s.seen.push(Child {
+                value: rec.value,
+                remoteness: rec.remoteness,
+                winby: rec.winby.unwrap_or(0),
+                same_mover,
+                in_tier: c.tier == self.node.tier,
+                itself: c == p,
+            });
+        }
+
+        let d = derive::derive(&s.seen);
+        if packed != pack(d.value, d.remoteness) {
+            let (c, m) = s.kids[d.witness];
+            let because = self.evidence(p, c, m, d.value, &s.seen[d.witness]);
+            let derived = if self.winby && derive::decided(d.value) {
+                let rule = derive::winby_rule(turn == Player::ONE, &s.seen);
+                self.words_of(d.value, d.remoteness, rule.extreme)
+            } else {
+                self.words_of(d.value, d.remoteness, 0)
+            };
+            return Ok(Some(self.mismatch(p, Some(m), i, because, Some(derived))));
+        }
+
+        if self.winby {
+            let maximizer = turn == Player::ONE;
+            let rule = derive::winby_rule(maximizer, &s.seen);
+            let wrong = if derive::decided(d.value) {
+                !derive::winby_allowed(maximizer, &s.seen, &rule, raw_winby)
+            } else {
+                // Positions without a decided value keep the WinBy 0.
+                raw_winby != 0
+            };
+            if wrong {
+                let (mv, because) = match rule.witness {
+                    Some(k) if derive::decided(d.value) => {
+                        let (c, m) = s.kids[k];
+                        let clause = format!(
+                            "{} moves, so its WinBy is the {} over its decided children: {} after its move {} to {}{}",
+                            Player(if maximizer { 1 } else { 2 }),
+                            if maximizer { "largest" } else { "smallest" },
+                            s.seen[k].winby,
+                            self.move_text(p, m),
+                            self.text(c),
+                            if rule.maybe_cyclic {
+                                " (or, on a cycle of decided positions, the extreme over the children that are not on it)"
+                            } else {
+                                ""
+                            }
+                        );
+                        (Some(m), clause)
+                    }
+                    _ if derive::decided(d.value) => {
+                        (None, "no child is decided, so the WinBy is 0".to_string())
+                    }
+                    _ => (None, format!("a {} position keeps the WinBy 0", d.value)),
+                };
+                let extreme = if derive::decided(d.value) {
+                    rule.extreme
+                } else {
+                    0
+                };
+                let derived = self.words_of(d.value, d.remoteness, extreme);
+                return Ok(Some(self.mismatch(p, mv, i, because, Some(derived))));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A raw call's result, its failure named like `GameHandle` names it.
+    fn call<T>(&self, function: &'static str, r: CallResult<T>) -> Result<T, ModuleError> {
+        r.into_result().map_err(|e| ModuleError {
+            module: self.game.module_name().to_string(),
+            function,
+            kind: e.kind,
+            message: e.message.into_string(),
+        })
+    }
+
+    /// The canonical form of `p` (the adapter keeps it in `p`'s tier and range).
+    fn canonical(&self, p: TierPosition) -> Result<TierPosition, ModuleError> {
+        if !self.symmetry {
+            return Ok(p);
+        }
+        let c = self.call("canonical_position", self.game.raw().canonical_position(p))?;
+        if c.tier != p.tier {
+            // A module built against an older adapter may not check this itself.
+            return Err(ModuleError {
+                module: self.game.module_name().to_string(),
+                function: "canonical_position",
+                kind: CallErrorKind::BAD_OUTPUT,
+                message: format!("moved position {p} ({}) to tier {}", self.text(p), c.tier),
+            });
+        }
+        Ok(c)
+    }
+
+    /// The moves of `p`, into `buf`.
+    fn moves<'b>(&self, p: TierPosition, buf: &'b mut [Move]) -> Result<&'b [Move], ModuleError> {
+        let n = self.call(
+            "generate_moves",
+            self.game.raw().generate_moves(p, (&mut *buf).into()),
+        )? as usize;
+        Ok(&buf[..n.min(buf.len())])
+    }
+
+    /// The records of tier `t`, if a child of this tier may lie there.
+    fn records_of(&self, t: Tier) -> Option<&TierRecords> {
+        if t == self.node.tier {
+            return self.node.loopy.then_some(self.records);
+        }
+        self.children.iter().find(|(c, _)| *c == t).map(|(_, r)| *r)
+    }
+
+    /// Why the children call for `value`, told by the child that decides it.
+    fn evidence(
+        &self,
+        p: TierPosition,
+        c: TierPosition,
+        m: Move,
+        value: Value,
+        k: &Child,
+    ) -> String {
+        let rec = Record {
+            value: k.value,
+            remoteness: k.remoteness,
+            winby: None,
+        };
+        let child = format!(
+            "{} ({} for the player to move there{})",
+            self.text(c),
+            outcome::describe(&rec, 2, false),
+            if k.same_mover && self.players > 1 {
+                ", the same player"
+            } else {
+                ""
+            }
+        );
+        let mv = self.move_text(p, m);
+        match value {
+            Value::WIN => format!("its move {mv} leads to {child}"),
+            Value::LOSE => format!(
+                "every move leads to a win for the player to move there, the slowest being move {mv} to {child}"
+            ),
+            Value::TIE => format!("no move wins and its move {mv} leads to {child}"),
+            _ => format!(
+                "no move wins or ties, and its move {mv} leads to {child}, which is not lost for the player moving"
+            ),
+        }
+    }
+
+    /// A record in words, with its WinBy where the game has one.
+    fn words_of(&self, value: Value, remoteness: u32, winby: i64) -> String {
+        let rec = Record {
+            value,
+            remoteness,
+            winby: None,
+        };
+        let base = if matches!(value, Value::WIN | Value::LOSE | Value::TIE | Value::DRAW) {
+            outcome::describe(&rec, self.players, false)
+        } else if value == Value::UNDECIDED {
+            "unsolved".into()
+        } else {
+            format!("an invalid value code {}", value.0)
+        };
+        if self.winby && derive::decided(value) {
+            format!("{base} with WinBy {winby}")
+        } else {
+            base
+        }
+    }
+
+    fn mismatch(
+        &self,
+        p: TierPosition,
+        mv: Option<Move>,
+        i: u64,
+        because: String,
+        derived: Option<String>,
+    ) -> Box<Mismatch> {
+        let stored_rec = self.records.get(i);
+        let mut stored = self.words_of(
+            stored_rec.value,
+            stored_rec.remoteness,
+            self.records.winby.as_ref().map_or(0, |w| w[i as usize]) as i64,
+        );
+        if !derive::decided(stored_rec.value)
+            && self
+                .records
+                .winby
+                .as_ref()
+                .is_some_and(|w| w[i as usize] != 0)
+        {
+            stored = format!(
+                "{stored} with a stored WinBy of {}",
+                self.records.winby.as_ref().map_or(0, |w| w[i as usize])
+            );
+        }
+        Box::new(Mismatch {
+            module: self.game.module_name().to_string(),
+            variant: self.game.variant().to_string(),
+            tier: self.node.tier,
+            tier_name: self.node.name.clone(),
+            position: self.text(p),
+            mv: mv.map(|m| self.move_text(p, m)),
+            stored,
+            derived,
+            because,
+            stage: self.stage,
+        })
+    }
+
+    /// The module's text of a position (its number when the module fails).
+    fn text(&self, p: TierPosition) -> String {
+        self.game
+            .position_to_text(p)
+            .unwrap_or_else(|_| format!("{p}"))
+    }
+
+    /// The module's text of a move (its code when the module fails).
+    fn move_text(&self, p: TierPosition, m: Move) -> String {
+        self.game
+            .move_to_text(p, m)
+            .unwrap_or_else(|_| format!("#{}", m.0))
+    }
+}

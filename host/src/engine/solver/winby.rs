@@ -1,0 +1,208 @@
+//! The WinBy pass: after a tier's values are known, every decided position gets its
+//! margin from player one's view (the WinBy seed). Primitives take the module's
+//! `win_by`; other positions the maximum over their decided children when player one
+//! moves and the minimum when player two moves, so a child with the parent's WinBy is
+//! always a best move.
+//!
+//! A position is finished once all its decided children in the same tier are; values
+//! flow upward through undo moves like the retrograde pass. Positions on a cycle of
+//! decided positions (possible only in loopy tiers) cannot be ordered; they take the
+//! extreme over the children that did finish, and are counted in the log. This file
+//! must not change values or remoteness.
+
+use super::frontier::ChildFrontier;
+use super::retrograde::{for_each_parents, ParentBuffers, TierState, PARENT_CHUNK};
+use super::SolveError;
+use crate::engine::game::GameHandle;
+use crate::engine::record::value_of;
+use crate::engine::tier::TierNode;
+use gamesman_plugin_api::{TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
+
+/// Positions per module call; parents go through `for_each_parents`, whose chunks hold
+/// at most `PARENT_CHUNK`.
+const CHUNK: usize = PARENT_CHUNK;
+/// `pending` of a position finished by a wave of the loopy pass.
+const FINISHED_IN_WAVE: u32 = u32::MAX;
+
+fn decided(v: Value) -> bool {
+    v == Value::WIN || v == Value::LOSE || v == Value::TIE
+}
+
+/// Computes the WinBy of every decided position of the tier.
+pub fn winby_pass(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    values: &[u16],
+    children: &[ChildFrontier],
+) -> Result<Vec<i32>, SolveError> {
+    let n = values.len();
+    let winby = super::memory::filled(game, node, "margins", n, || AtomicI32::new(0))?;
+    let pending = super::memory::filled(game, node, "pending counts", n, || AtomicU32::new(0))?;
+    let maximizes = |i: u64| state.turns[i as usize].load(Relaxed) == 1;
+    // `winby` doubles as the accumulator of an unfinished position: it starts at the
+    // identity of its player's extreme and `finish` turns an untouched one into 0. No
+    // separate accumulator array: at 4 bytes a position this pass is what bounds the
+    // largest tier that fits in memory (mothello 4x5).
+    let finish = |i: u64| {
+        let a = winby[i as usize].load(Acquire);
+        if a == i32::MIN || a == i32::MAX {
+            winby[i as usize].store(0, Release);
+        }
+    };
+    let fold = |i: u64, w: i64| {
+        let w = w.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32;
+        if maximizes(i) {
+            winby[i as usize].fetch_max(w, AcqRel);
+        } else {
+            winby[i as usize].fetch_min(w, AcqRel);
+        }
+    };
+    let is_inner = |i: u64| decided(value_of(values[i as usize])) && !state.is_leaf(i);
+
+    // Leaves take the module's margin; inner positions start at their identity.
+    winby.par_iter().enumerate().for_each(|(i, w)| {
+        if !decided(value_of(values[i])) {
+            return;
+        }
+        let start = if state.is_leaf(i as u64) {
+            state.leaf_winby[i].load(Relaxed)
+        } else if maximizes(i as u64) {
+            i32::MIN
+        } else {
+            i32::MAX
+        };
+        w.store(start, Relaxed);
+    });
+    let cap = game.properties().max_moves as usize;
+    // Inner positions fold their children in other tiers and count their decided
+    // children in this tier. Ranges of indices, not a list of positions, so the pass
+    // allocates nothing per position; nothing is listed.
+    let ranges = n.div_ceil(CHUNK);
+    (0..ranges).into_par_iter().try_for_each_init(
+        || {
+            (
+                vec![TierPosition::default(); CHUNK * cap],
+                vec![0u32; CHUNK],
+                Vec::with_capacity(CHUNK),
+            )
+        },
+        |(kids, counts, chunk), r| -> Result<(), SolveError> {
+            let lo = (r * CHUNK) as u64;
+            let hi = ((r + 1) * CHUNK).min(n) as u64;
+            chunk.clear();
+            chunk.extend((lo..hi).filter(|&i| is_inner(i)));
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            game.children_batch(node.tier, chunk, kids, counts)?;
+            let mut at = 0usize;
+            for (k, &p) in chunk.iter().enumerate() {
+                let mut waiting = 0u32;
+                for c in &kids[at..at + counts[k] as usize] {
+                    if c.tier == node.tier {
+                        if decided(value_of(values[c.position as usize])) {
+                            waiting += 1;
+                        }
+                    } else if let Some(cf) = children.iter().find(|cf| cf.tier == c.tier) {
+                        let rec = cf.records.get(c.position);
+                        if let (true, Some(w)) = (decided(rec.value), rec.winby) {
+                            fold(p, w);
+                        }
+                    }
+                }
+                at += counts[k] as usize;
+                pending[p as usize].store(waiting, Relaxed);
+                if waiting == 0 {
+                    finish(p);
+                }
+            }
+            Ok(())
+        },
+    )?;
+
+    if node.loopy {
+        // Finished positions release their parents in this tier, wave after wave. The
+        // first wave is every position finished so far (pending 0: leaves and positions
+        // without decided children here), found by walking index ranges; a position
+        // finished by a wave is marked `FINISHED_IN_WAVE`, so no range walk sees it twice.
+        let release = |chunk: &[u64],
+                       bufs: &mut ParentBuffers,
+                       done: &mut Vec<u64>|
+         -> Result<(), SolveError> {
+            for_each_parents(game, state, node.tier, chunk, bufs, |c, parents| {
+                let w = winby[c as usize].load(Acquire) as i64;
+                for &q in parents {
+                    if !is_inner(q) {
+                        continue;
+                    }
+                    fold(q, w);
+                    let left = pending[q as usize].fetch_update(AcqRel, Acquire, |x| match x {
+                        0 | FINISHED_IN_WAVE => None,
+                        1 => Some(FINISHED_IN_WAVE),
+                        x => Some(x - 1),
+                    });
+                    if left == Ok(1) {
+                        finish(q);
+                        done.push(q);
+                    }
+                }
+                Ok(())
+            })
+        };
+        let first: Vec<Vec<u64>> = (0..ranges)
+            .into_par_iter()
+            .map_init(
+                || (ParentBuffers::default(), Vec::with_capacity(CHUNK)),
+                |(bufs, chunk), r| -> Result<Vec<u64>, SolveError> {
+                    let lo = (r * CHUNK) as u64;
+                    let hi = ((r + 1) * CHUNK).min(n) as u64;
+                    chunk.clear();
+                    chunk.extend((lo..hi).filter(|&i| {
+                        decided(value_of(values[i as usize]))
+                            && pending[i as usize].load(Acquire) == 0
+                    }));
+                    let mut done = Vec::new();
+                    if !chunk.is_empty() {
+                        release(chunk, bufs, &mut done)?;
+                    }
+                    Ok(done)
+                },
+            )
+            .collect::<Result<_, _>>()?;
+        let mut wave = first.concat();
+        while !wave.is_empty() {
+            let next: Vec<Vec<u64>> = wave
+                .par_chunks(CHUNK)
+                .map_init(
+                    ParentBuffers::default,
+                    |bufs, chunk| -> Result<Vec<u64>, SolveError> {
+                        let mut done = Vec::new();
+                        release(chunk, bufs, &mut done)?;
+                        Ok(done)
+                    },
+                )
+                .collect::<Result<_, _>>()?;
+            wave = next.concat();
+        }
+        let cyclic: Vec<u64> = (0..n as u64)
+            .into_par_iter()
+            .filter(|&i| {
+                let left = pending[i as usize].load(Relaxed);
+                is_inner(i) && left != 0 && left != FINISHED_IN_WAVE
+            })
+            .collect();
+        if !cyclic.is_empty() {
+            log::warn!(
+                "tier {} ({}): {} positions lie on cycles of decided positions; their WinBy counts only the children outside those cycles",
+                node.tier,
+                node.name,
+                cyclic.len()
+            );
+            cyclic.par_iter().for_each(|&i| finish(i));
+        }
+    }
+    Ok(winby.into_iter().map(AtomicI32::into_inner).collect())
+}

@@ -1,0 +1,173 @@
+//! `host verify`: every record of a stored database checked against the module, for
+//! a database copied from elsewhere or kept across module versions. Each tier must be
+//! stored and intact, and every position's record must follow from its children's by
+//! the solver's rules (the check `solve` runs on its tiers, here in full).
+//!
+//! Tiers are checked children first; a tier's records stay in memory only while a
+//! tier that needs them is left. This file reads the database and never writes it.
+
+use crate::engine::db::{Database, DbError};
+use crate::engine::game::GameHandle;
+use crate::engine::record::TierRecords;
+use crate::engine::solver::meta_of;
+use crate::engine::solver::verify::{self, Selection, Stage, VerifyError};
+use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
+use gamesman_plugin_api::Tier;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why a database failed verification.
+#[derive(Debug, thiserror::Error)]
+pub enum DbVerifyError {
+    /// The tier graph could not be built.
+    #[error(transparent)]
+    Graph(#[from] TierGraphError),
+    /// A tier the game reaches is not stored.
+    #[error("tier {tier} ({name}) is not stored in {db}: the database is incomplete (`host --plugin {module} --variant {variant} solve` into the same --db completes it)")]
+    Missing {
+        /// The tier.
+        tier: Tier,
+        /// Its name.
+        name: String,
+        /// The database.
+        db: String,
+        /// The module.
+        module: String,
+        /// The variant.
+        variant: String,
+    },
+    /// A tier file is unusable or unreadable.
+    #[error("tier {tier} ({name}): {cause}")]
+    Db {
+        /// The tier.
+        tier: Tier,
+        /// Its name.
+        name: String,
+        /// What is wrong.
+        cause: DbError,
+    },
+    /// A record does not follow from its children, or the module failed.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+/// What a successful verification covered.
+#[derive(Clone, Debug)]
+pub struct DbVerifyReport {
+    /// Tiers checked.
+    pub tiers: usize,
+    /// Positions checked (every position of every tier).
+    pub positions: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// How to report a verification as it goes.
+pub trait VerifyProgress: Sync {
+    /// Verification starts over `positions` positions in `tiers` tiers.
+    fn start(&self, tiers: usize, positions: u64);
+    /// Positions of a tier were checked.
+    fn advance(&self, positions: u64);
+    /// A tier is done.
+    fn tier_done(&self, node: &TierNode, took: Duration);
+    /// Verification is over (successfully or not).
+    fn finish(&self);
+}
+
+/// Reports nothing.
+pub struct Quiet;
+
+impl VerifyProgress for Quiet {
+    fn start(&self, _: usize, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn tier_done(&self, _: &TierNode, _: Duration) {}
+    fn finish(&self) {}
+}
+
+/// Checks every record of every tier the game reaches; stops at the first fault.
+pub fn verify_database(
+    game: &GameHandle,
+    db: &dyn Database,
+    progress: &dyn VerifyProgress,
+) -> Result<DbVerifyReport, DbVerifyError> {
+    let started = Instant::now();
+    let graph = TierGraph::discover(game)?;
+    let db_err = |node: &TierNode, cause: DbError| DbVerifyError::Db {
+        tier: node.tier,
+        name: node.name.clone(),
+        cause,
+    };
+    // Every tier must be there before anything is read: an incomplete copy is
+    // reported at once, not after hours of checking.
+    for node in &graph.order {
+        if !db.has_tier(node.tier).map_err(|e| db_err(node, e))? {
+            return Err(DbVerifyError::Missing {
+                tier: node.tier,
+                name: node.name.clone(),
+                db: db.describe(),
+                module: game.module_name().to_string(),
+                variant: game.variant().to_string(),
+            });
+        }
+    }
+    progress.start(graph.order.len(), graph.total_positions());
+    let mut waiting: HashMap<Tier, usize> = HashMap::new();
+    for n in &graph.order {
+        for c in &n.children {
+            *waiting.entry(*c).or_default() += 1;
+        }
+    }
+    let mut loaded: HashMap<Tier, Arc<TierRecords>> = HashMap::new();
+    let result = (|| -> Result<(), DbVerifyError> {
+        for node in &graph.order {
+            let t0 = Instant::now();
+            let records = db.load_tier(&meta_of(node)).map_err(|e| db_err(node, e))?;
+            let mut kids: Vec<(Tier, Arc<TierRecords>)> = Vec::new();
+            for &c in &node.children {
+                let r = match loaded.get(&c) {
+                    Some(r) => r.clone(),
+                    None => {
+                        let child = graph.get(c).expect("children are in the graph");
+                        db.load_tier(&meta_of(child))
+                            .map_err(|e| db_err(child, e))?
+                    }
+                };
+                kids.push((c, r));
+            }
+            let refs: Vec<(Tier, &TierRecords)> =
+                kids.iter().map(|(t, r)| (*t, r.as_ref())).collect();
+            verify::check_tier(
+                game,
+                node,
+                &records,
+                &refs,
+                Selection::All,
+                Stage::Stored,
+                &|k| progress.advance(k),
+            )?;
+            drop(refs);
+            for (c, r) in kids {
+                let left = waiting.get_mut(&c).expect("counted above");
+                *left -= 1;
+                if *left == 0 {
+                    loaded.remove(&c);
+                } else {
+                    loaded.insert(c, r);
+                }
+            }
+            if waiting.get(&node.tier).copied().unwrap_or(0) > 0 {
+                loaded.insert(node.tier, records);
+            }
+            progress.tier_done(node, t0.elapsed());
+        }
+        Ok(())
+    })();
+    progress.finish();
+    result?;
+    Ok(DbVerifyReport {
+        tiers: graph.order.len(),
+        positions: graph.total_positions(),
+        elapsed: started.elapsed(),
+    })
+}
