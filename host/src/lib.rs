@@ -18,6 +18,7 @@
 //! - `play/` — the text player and its prompt; plays what the database says, never solves.
 //! - `serve/` — the web server (JSON API and page); answers from the engine, no solving.
 //! - `mpi/` — solving across machines: schedules tiers onto workers that run the engine's solver.
+//! - `export/` — `host export`: solved positions and moves to Parquet, SQLite, CSV; reads only.
 //! - `report/` — charts (`plot`) and progress lines (`progress`) for the other front ends.
 //!
 //! A `solve`: `main.rs` → `cli::solve` → `engine::load::loader::load` (→ `engine::game`) →
