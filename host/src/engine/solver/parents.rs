@@ -70,7 +70,9 @@ impl ReverseGraph {
         inner: &(dyn Fn(u64) -> bool + Sync),
         child_tiers: &[(Tier, u64)],
     ) -> Result<ReverseGraph, SolveError> {
-        let (tier, tier_size) = (node.tier, node.size);
+        // Only the stored positions are expanded: a module that numbers its canonical
+        // positions first stores just those, and the solver's state covers no more.
+        let (tier, tier_size) = (node.tier, node.stored);
         if tier_size > u32::MAX as u64 {
             return Err(SolveError::GraphTooLarge {
                 tier,
