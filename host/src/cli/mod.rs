@@ -22,6 +22,7 @@ macro_rules! out {
 }
 
 pub mod analyze;
+pub mod args;
 pub mod dbcopy;
 pub mod docs;
 pub mod exit;
