@@ -456,15 +456,25 @@ fn deeper(
 
 /// The tallies of a stored reachable-only tier: its solved positions, and all of them
 /// (every one is reachable), with examples as real position indices.
-fn held_tallies(t: &ReachableTier) -> (Tally, Tally) {
-    let real = |mut tally: Tally| {
-        tally.deepest = tally.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
-        tally
-    };
-    (
-        real(records_tally(&t.records, false)),
-        real(records_tally(&t.records, true)),
-    )
+fn held_tallies(t: &ReachableTier, weigh: Weigh<'_>) -> Result<(Tally, Tally), ModuleError> {
+    // The legal tally is split by the player to move, as a full database's is.
+    let legal = (0..t.records.len() as u64)
+        .into_par_iter()
+        .try_fold(Tally::default, |mut tally, k| {
+            let r = t.records.get(k);
+            if r.is_solved() {
+                let i = t.marks.select(k);
+                let (_, turn) = weigh.of(i)?;
+                tally.add(r.value, r.remoteness, r.winby, i, 1, Some(turn));
+            }
+            Ok(tally)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
+    let mut reachable = records_tally(&t.records, true);
+    reachable.deepest = reachable
+        .deepest
+        .map(|(r, v, k)| (r, v, t.marks.select(k)));
+    Ok((legal, reachable))
 }
 
 /// What `analyze_with` counts.
@@ -534,7 +544,7 @@ pub fn analyze_with(
                     ),
                 }));
             }
-            held_tallies(&t)
+            held_tallies(&t, weigh)?
         } else {
             let records = db.load_tier(&meta_of(node))?;
             let reach_t = match searched {
