@@ -471,9 +471,7 @@ fn held_tallies(t: &ReachableTier, weigh: Weigh<'_>) -> Result<(Tally, Tally), M
         })
         .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
     let mut reachable = records_tally(&t.records, true);
-    reachable.deepest = reachable
-        .deepest
-        .map(|(r, v, k)| (r, v, t.marks.select(k)));
+    reachable.deepest = reachable.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
     Ok((legal, reachable))
 }
 
