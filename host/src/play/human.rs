@@ -165,10 +165,7 @@ impl<W: Write> Session<'_, W> {
             writeln!(self.out, "Nothing to undo.")?;
             return Ok(false);
         };
-        let taken = self.history.len() - i;
-        self.position = self.history[i].before;
-        self.history.truncate(i);
-        self.observer.took_back(taken, self.position)?;
+        let taken = self.rewind(i)?;
         writeln!(
             self.out,
             "Took back {taken} move{}.",

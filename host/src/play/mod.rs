@@ -327,6 +327,16 @@ impl<W: Write> Session<'_, W> {
         Ok(())
     }
 
+    /// Takes the game back to before move `i` of the history, tells the observer, and
+    /// returns how many moves were taken back.
+    fn rewind(&mut self, i: usize) -> Result<usize, PlayError> {
+        let taken = self.history.len() - i;
+        self.position = self.history[i].before;
+        self.history.truncate(i);
+        self.observer.took_back(taken, self.position)?;
+        Ok(taken)
+    }
+
     /// The module or database failed on the position reached: report it and take
     /// back moves up to the last human decision, so the player can choose another
     /// move. With no human move to go back to, the error ends the game.
@@ -338,10 +348,7 @@ impl<W: Write> Session<'_, W> {
             return Err(e);
         };
         self.report(&e)?;
-        let taken = self.history.len() - i;
-        self.position = self.history[i].before;
-        self.history.truncate(i);
-        self.observer.took_back(taken, self.position)?;
+        let taken = self.rewind(i)?;
         writeln!(
             self.out,
             "The game cannot go on from that position: took back {taken} move{}.",
