@@ -82,96 +82,96 @@ impl SqliteSink {
     }
 }
 
+/// Inserts `rows` with the statement `sql` in one transaction, `bind` executing it for
+/// each row; every SQLite error names the file.
+fn insert<T>(
+    conn: &mut Connection,
+    path: &Path,
+    sql: &str,
+    rows: &[T],
+    bind: impl Fn(&mut rusqlite::CachedStatement<'_>, &T) -> rusqlite::Result<usize>,
+) -> Result<(), ExportError> {
+    let fail = |e| ExportError::write(path, e);
+    let tx = conn.transaction().map_err(fail)?;
+    {
+        let mut st = tx.prepare_cached(sql).map_err(fail)?;
+        for r in rows {
+            bind(&mut st, r).map_err(fail)?;
+        }
+    }
+    tx.commit().map_err(fail)
+}
+
 impl Sink for SqliteSink {
     fn positions(&mut self, rows: &[PositionRow]) -> Result<(), ExportError> {
-        let sql = if self.winby {
+        let winby = self.winby;
+        let sql = if winby {
             "INSERT INTO positions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
         } else {
             "INSERT INTO positions VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
         };
-        let tx = self
-            .conn
-            .transaction()
-            .map_err(|e| ExportError::write(&self.path, e))?;
-        {
-            let mut st = tx
-                .prepare_cached(sql)
-                .map_err(|e| ExportError::write(&self.path, e))?;
-            for r in rows {
-                let (tier, idx) = (r.tier as i64, r.idx as i64);
-                let done = if self.winby {
-                    st.execute(params![
-                        tier,
-                        idx,
-                        r.position,
-                        r.turn,
-                        r.value,
-                        r.remoteness,
-                        r.winby
-                    ])
-                } else {
-                    st.execute(params![
-                        tier,
-                        idx,
-                        r.position,
-                        r.turn,
-                        r.value,
-                        r.remoteness
-                    ])
-                };
-                done.map_err(|e| ExportError::write(&self.path, e))?;
+        insert(&mut self.conn, &self.path, sql, rows, |st, r| {
+            let (tier, idx) = (r.tier as i64, r.idx as i64);
+            if winby {
+                st.execute(params![
+                    tier,
+                    idx,
+                    r.position,
+                    r.turn,
+                    r.value,
+                    r.remoteness,
+                    r.winby
+                ])
+            } else {
+                st.execute(params![
+                    tier,
+                    idx,
+                    r.position,
+                    r.turn,
+                    r.value,
+                    r.remoteness
+                ])
             }
-        }
-        tx.commit().map_err(|e| ExportError::write(&self.path, e))
+        })
     }
 
     fn moves(&mut self, rows: &[MoveRow]) -> Result<(), ExportError> {
         if !self.moves {
             return Ok(());
         }
-        let sql = if self.winby {
+        let winby = self.winby;
+        let sql = if winby {
             "INSERT INTO moves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
         } else {
             "INSERT INTO moves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
         };
-        let tx = self
-            .conn
-            .transaction()
-            .map_err(|e| ExportError::write(&self.path, e))?;
-        {
-            let mut st = tx
-                .prepare_cached(sql)
-                .map_err(|e| ExportError::write(&self.path, e))?;
-            for r in rows {
-                let (tier, idx) = (r.tier as i64, r.idx as i64);
-                let done = if self.winby {
-                    st.execute(params![
-                        tier,
-                        idx,
-                        r.rank,
-                        r.mv,
-                        r.child,
-                        r.value,
-                        r.remoteness,
-                        r.winby,
-                        r.move_value
-                    ])
-                } else {
-                    st.execute(params![
-                        tier,
-                        idx,
-                        r.rank,
-                        r.mv,
-                        r.child,
-                        r.value,
-                        r.remoteness,
-                        r.move_value
-                    ])
-                };
-                done.map_err(|e| ExportError::write(&self.path, e))?;
+        insert(&mut self.conn, &self.path, sql, rows, |st, r| {
+            let (tier, idx) = (r.tier as i64, r.idx as i64);
+            if winby {
+                st.execute(params![
+                    tier,
+                    idx,
+                    r.rank,
+                    r.mv,
+                    r.child,
+                    r.value,
+                    r.remoteness,
+                    r.winby,
+                    r.move_value
+                ])
+            } else {
+                st.execute(params![
+                    tier,
+                    idx,
+                    r.rank,
+                    r.mv,
+                    r.child,
+                    r.value,
+                    r.remoteness,
+                    r.move_value
+                ])
             }
-        }
-        tx.commit().map_err(|e| ExportError::write(&self.path, e))
+        })
     }
 
     fn finish(self: Box<Self>) -> Result<(), ExportError> {
