@@ -107,6 +107,14 @@ enum gamesman_status {
 #define GAMESMAN_FLAG_PUZZLE ((uint64_t)1 << 5)
 /* score gives a heuristic for depth-limited search (it must then be set). */
 #define GAMESMAN_FLAG_SCORE ((uint64_t)1 << 6)
+/* The positions do not record whose turn it is (plugin-api 0.1.5): the value is
+ * always the mover's, every move hands the turn over, and a position may be reached
+ * with either player to move (an impartial game; a GamesmanClassic module solved on
+ * its POSITION alone). `turn` then names a player for display only; front ends say
+ * "the player to move" and the validator does not require the turn to change on
+ * every move. Not with GAMESMAN_FLAG_GO_AGAIN, _WINBY or _PUZZLE (they need the
+ * turn). A host before 0.1.5 ignores the flag. */
+#define GAMESMAN_FLAG_TURN_FREE ((uint64_t)1 << 7)
 
 /* Room for an error message, including its NUL. */
 #define GAMESMAN_MESSAGE_CAPACITY 1024

@@ -372,6 +372,15 @@ pub trait FfiGame: Send + Sync {
     fn image_autogui_data(&self) -> CallResult<RString> {
         RResult::ROk(RString::new())
     }
+
+    // ---- appended in plugin-api 0.1.5: turn-free positions (issue 29) ---------------
+
+    /// Whether the variant's positions do not record whose turn it is
+    /// (`Game::turn_free`): `turn` names a player for display only. Default (modules
+    /// before 0.1.5): `false`, the turn is part of the position.
+    fn turn_free(&self) -> bool {
+        false
+    }
 }
 
 /// The game object as the host holds it.

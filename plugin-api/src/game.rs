@@ -338,6 +338,19 @@ pub trait Game: Send + Sync + Sized + 'static {
         1
     }
 
+    /// Whether this variant's positions do not record whose turn it is (plugin-api
+    /// 0.1.5): the value of a position is always its mover's, every move hands the
+    /// turn over, and the same position may be reached with either player to move (an
+    /// impartial game such as Nim; a GamesmanClassic module solved as Classic solves
+    /// it, on its `POSITION` alone). `turn` then names a player only for display and
+    /// is not part of the position: front ends say "the player to move", and the
+    /// validator does not require the turn to change on every move. Only for
+    /// two-player games without go-again moves and WinBy, which need the turn.
+    /// Default: `false`.
+    fn turn_free(&self) -> bool {
+        false
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

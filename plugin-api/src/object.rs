@@ -94,6 +94,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn orbit_size(&self, _p: TierPosition) -> ObjectResult<u64> {
         Ok(1)
     }
+    /// `Game::turn_free`. Default: `false`.
+    fn turn_free(&self) -> bool {
+        false
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -283,6 +287,9 @@ impl<G: Game> GameObject for G {
     }
     fn orbit_size(&self, p: TierPosition) -> ObjectResult<u64> {
         Ok(Game::orbit_size(self, p))
+    }
+    fn turn_free(&self) -> bool {
+        Game::turn_free(self)
     }
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {

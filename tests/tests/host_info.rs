@@ -52,6 +52,7 @@ fn json_for_the_default_variant() {
             "max_moves": 9,
             "max_undo_moves": 5,
             "max_tier_children": 1,
+            "turn_free": false,
         })
     );
     assert_eq!(

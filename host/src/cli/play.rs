@@ -60,7 +60,17 @@ impl<'a, W: Write> JsonLines<'a, W> {
     pub fn end(&mut self, end: &GameEnd) -> Result<(), PlayError> {
         let game = self.game;
         let p = self.position;
-        let mover = game.turn(p)?;
+        // Turn-free positions do not say whose turn it is: the players alternated
+        // from player one, one move each (as the play loop counts them).
+        let mover = if game.turn_free() && game.properties().players > 1 {
+            if self.plies % 2 == 0 {
+                Player::ONE
+            } else {
+                Player::TWO
+            }
+        } else {
+            game.turn(p)?
+        };
         let primitive = game.primitive(p)?;
         let over = primitive != Value::UNDECIDED || game.moves(p)?.is_empty();
         // No legal move counts as a loss for the player to move, as the solver says.

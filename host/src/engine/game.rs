@@ -136,6 +136,13 @@ impl GameHandle {
         self.inner.game.has_undo_moves()
     }
 
+    /// Whether the variant's positions do not record whose turn it is (plugin-api
+    /// 0.1.5; `false` for older modules): `turn` then names a player for display only,
+    /// and front ends say "the player to move" instead of naming one.
+    pub fn turn_free(&self) -> bool {
+        self.inner.game.turn_free()
+    }
+
     /// The version of the module's numbering of positions (0 for modules before
     /// plugin-api 0.1.3): tier files record it, and files of another numbering are
     /// solved again instead of misread.

@@ -247,6 +247,21 @@ impl<W: Write> Session<'_, W> {
         }
     }
 
+    /// The ranking with the player to move a game of turn-free positions has reached
+    /// (`GameHandle::turn_free`): such a position does not say whose turn it is, so, as
+    /// GamesmanClassic does, the players alternate from player one at the start, one
+    /// move each.
+    fn alternate(&self, mut ranking: Ranking) -> Ranking {
+        if self.game.turn_free() && self.players() > 1 {
+            ranking.mover = if self.history.len() % 2 == 0 {
+                Player::ONE
+            } else {
+                Player::TWO
+            };
+        }
+        ranking
+    }
+
     fn any_human(&self) -> bool {
         let used = if self.players() > 1 { 2 } else { 1 };
         self.sides[..used].contains(&Side::Human)
@@ -284,6 +299,7 @@ impl<W: Write> Session<'_, W> {
         loop {
             let ranking = match Ranking::of(self.game, self.db, self.position, self.winby)
                 .map_err(PlayError::from)
+                .map(|r| self.alternate(r))
                 .and_then(|r| self.show(&r).map(|()| r))
             {
                 Ok(r) => r,

@@ -116,8 +116,13 @@ pub struct PositionAnswer {
     pub margin: Option<i64>,
     /// Every legal move, best first.
     pub moves: Vec<MoveAnswer>,
-    /// The player to move (1 or 2).
+    /// The player to move (1 or 2); for turn-free positions only the one the module
+    /// names for display (see `turn_free`).
     pub turn: u8,
+    /// Present (true) when the game's positions keep no turn (plugin-api 0.1.5): either
+    /// player may be to move, and `turn` is not part of the position.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub turn_free: bool,
     /// Whether the game is over here.
     pub over: bool,
     /// The tier.
@@ -290,6 +295,7 @@ pub fn position(v: &VariantEntry, p: TierPosition) -> ApiResult<PositionAnswer> 
         margin: ranking.record.winby.map(|w| margin_for(w, ranking.mover)),
         moves,
         turn: ranking.mover.0,
+        turn_free: game.turn_free(),
         over: ranking.is_over(),
         tier: report.tier,
         tier_name: report.tier_name,

@@ -3,19 +3,23 @@
  * defines gamesman_module_v1 and every function of the struct, each calling the
  * module's Classic functions and hooks inside a call frame (classic_guard.c).
  *
- * Positions. Classic's solvers work on the module's POSITION alone, the value being
- * the mover's and every move inverting it; a module encodes the turn in its POSITION
- * when it matters, impartial games do not. A regular module without go-again moves
- * and WinBy is solved that way ("turn-free"): index = p, one tier 0 of size
- * gNumberOfPositions, the player to move shown being the one that reached p first in
- * the exploration (classic_reach.c), so counts are Classic's. Where the turn matters
- * to the host (gGoAgain keeps it, gPutWinBy is seen from player one) and for Tier
- * Gamesman modules, the layer tracks the turn in the index: index = 2 * p + (turn - 1),
- * p being the POSITION (size 2 * gNumberOfPositions) or, for a tier module, its
- * TIERPOSITION within the tier (size 2 * gNumberOfTierPositions(tier)); the module sees
- * window positions (core_window.c). A regular module's legal positions are those
- * reachable from the initial position (classic_reach.c). Undo moves come from Tier Gamesman modules
- * without go-again; others are forward-only (the host expands positions forward).
+ * Positions. Classic's solvers work on the module's POSITION (a tier module's
+ * TIERPOSITION) alone, the value being the mover's and every move inverting it; a
+ * module encodes the turn in its positions when it matters (generic hash contexts of
+ * both players, or the tier), impartial games do not. A module without go-again
+ * moves and WinBy is solved that way ("turn-free", GAMESMAN_FLAG_TURN_FREE): index =
+ * POSITION in one tier 0 of size gNumberOfPositions, or for a tier module index =
+ * TIERPOSITION in a tier of size gNumberOfTierPositions(tier), so counts are
+ * Classic's. The player to move shown is not part of the position: for a regular
+ * module the one that reached it first in the exploration (classic_reach.c), for a
+ * tier module player 1. Only where the host needs the turn (gGoAgain keeps it,
+ * gPutWinBy is seen from player one), which Classic's API cannot tell from a
+ * position, the layer tracks it in the index: index = 2 * p + (turn - 1), p being the
+ * POSITION (size 2 * gNumberOfPositions) or the TIERPOSITION (size 2 *
+ * gNumberOfTierPositions(tier)). Tier modules see window positions (core_window.c).
+ * A regular module's legal positions are those reachable from the initial position
+ * (classic_reach.c). Undo moves come from Tier Gamesman modules without go-again;
+ * others are forward-only (the host expands positions forward).
  *
  * Variants are Classic's options: "N" runs setOption(N) and then InitializeGame(); the
  * first variant is the option the module starts with (getOption()). The globals hold
@@ -29,7 +33,7 @@ static int tier_mode = 0;       /* InitializeGame set up the Tier Gamesman */
 static int open_games = 0;      /* games handed out and not freed */
 static int current_option = 0;  /* the option the module's globals hold */
 static int initialized = 0;     /* InitializeGame ran for current_option */
-static int turn_free = 0;       /* index = POSITION (see above) */
+static int turn_free = 0;       /* index = POSITION or TIERPOSITION (see above) */
 
 struct gamesman_game {
     int option;
@@ -41,16 +45,9 @@ static struct gamesman_game the_game;
 /* A host position as the module's position (a window position for tier modules) and
  * the player to move; fails on a position outside the game. */
 int classic_position_in(gamesman_position p, POSITION *out, int *turn, gamesman_error *err) {
-    if (turn_free) {
-        if (p.tier != 0 || p.index >= gNumberOfPositions)
-            return gamesman_fail(err, GAMESMAN_ERROR, "position %llu:%llu is outside the game's %llu positions",
-                                 (unsigned long long)p.tier, (unsigned long long)p.index, gNumberOfPositions);
-        *out = p.index;
-        *turn = 0; /* unknown: shown_turn() finds it where a text needs it */
-        return GAMESMAN_OK;
-    }
-    *turn = (int)(p.index % 2) + 1;
-    POSITION inner = p.index / 2;
+    /* Turn-free: 0, unknown (shown_turn() finds one where a text needs it). */
+    *turn = turn_free ? 0 : (int)(p.index % 2) + 1;
+    POSITION inner = turn_free ? p.index : p.index / 2;
     if (!tier_mode) {
         if (p.tier != 0 || inner >= gNumberOfPositions)
             return gamesman_fail(err, GAMESMAN_ERROR, "position %llu:%llu is outside the game's %llu positions",
@@ -127,7 +124,7 @@ static int initialize(int option, gamesman_error *err) {
     tier_mode = kSupportsTierGamesman && gTierChildrenFunPtr != NULL && gNumberOfTierPositionsFunPtr != NULL;
     gTierGamesman = tier_mode;
     gHashWindowInitialized = tier_mode;
-    turn_free = !tier_mode && gGoAgain == NULL && gPutWinBy == NULL;
+    turn_free = gGoAgain == NULL && gPutWinBy == NULL;
     if (!tier_mode && (gNumberOfPositions == 0 || gNumberOfPositions > UINT64_MAX / 2))
         return gamesman_fail(err, GAMESMAN_ERROR, "gNumberOfPositions is %llu after InitializeGame()", gNumberOfPositions);
     if (!tier_mode && gInitialPosition >= gNumberOfPositions)
@@ -173,6 +170,7 @@ static void free_game(gamesman_game *game) {
 static int properties(gamesman_game *game, gamesman_properties *out, gamesman_error *err) {
     (void)game, (void)err;
     out->flags = (tier_mode ? GAMESMAN_FLAG_TIERS : 0) | (gPutWinBy != NULL ? GAMESMAN_FLAG_WINBY : 0) |
+                 (turn_free ? GAMESMAN_FLAG_TURN_FREE : 0) |
                  (gGoAgain != NULL ? GAMESMAN_FLAG_GO_AGAIN : 0) |
                  (classic_symmetric() ? GAMESMAN_FLAG_SYMMETRY : 0);
     out->max_moves = GAMESMAN_CLASSIC_MAX_MOVES;
@@ -198,12 +196,13 @@ static int initial_position(gamesman_game *game, gamesman_position *out, gamesma
      * interactive "type a start position". */
     uint64_t size = 0;
     if (tier_size(game, gInitialTier, &size, err) != GAMESMAN_OK) return GAMESMAN_ERROR;
-    if (gInitialTierPosition >= size / 2)
+    uint64_t positions = turn_free ? size : size / 2;
+    if (gInitialTierPosition >= positions)
         return gamesman_fail(err, GAMESMAN_ERROR,
                              "gInitialTierPosition %llu is past the size %llu of gInitialTier %llu (NumberOfTierPositions)",
-                             gInitialTierPosition, (unsigned long long)(size / 2), gInitialTier);
+                             gInitialTierPosition, (unsigned long long)positions, gInitialTier);
     out->tier = gInitialTier;
-    out->index = 2 * gInitialTierPosition;
+    out->index = turn_free ? gInitialTierPosition : 2 * gInitialTierPosition;
     return GAMESMAN_OK;
 }
 
@@ -256,6 +255,8 @@ static int do_move(gamesman_game *game, gamesman_position p, uint64_t move, game
 static int turn(gamesman_game *game, gamesman_position p, gamesman_error *err) {
     (void)game;
     if (!turn_free) return (int)(p.index % 2) + 1;
+    /* A tier module's turn is not part of its TIERPOSITION as the layer sees it. */
+    if (tier_mode) return GAMESMAN_PLAYER_ONE;
     POSITION position;
     volatile int t = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateMoves", GAMESMAN_ERROR, {
@@ -387,6 +388,8 @@ static int64_t position_to_text(gamesman_game *game, gamesman_position p, char *
             int named = turn == 0 ? text[0] - '0' : turn;
             if ((named == 1 || named == 2) && text[0] == (char)('0' + named) && text[1] == '_')
                 n = snprintf(buf, capacity, "%s", text);
+            else if (tier_mode && turn_free)
+                n = snprintf(buf, capacity, "#%llu:%llu", (unsigned long long)p.tier, (unsigned long long)p.index);
             else if (tier_mode) n = snprintf(buf, capacity, "#%d:%llu:%llu", turn, (unsigned long long)p.tier,
                                              (unsigned long long)(p.index / 2));
             else if (turn_free) n = snprintf(buf, capacity, "#%llu", position);
@@ -401,6 +404,13 @@ static int text_to_position(gamesman_game *game, const char *text, gamesman_posi
     int turn = 1, rc = GAMESMAN_ERROR;
     unsigned long long a = 0, b = 0;
     char rest = 0;
+    if (text[0] == '#' && turn_free && tier_mode) {
+        if (sscanf(text, "#%llu:%llu%c", &a, &b, &rest) != 2)
+            return gamesman_fail(err, GAMESMAN_REJECTED, "'%s' is not a position: give #TIER:POSITION", text);
+        out->tier = a;
+        out->index = b; /* the host checks it against the tier's size */
+        return GAMESMAN_OK;
+    }
     if (text[0] == '#' && turn_free) {
         if (sscanf(text, "#%llu%c", &a, &rest) != 1)
             return gamesman_fail(err, GAMESMAN_REJECTED, "'%s' is not a position: give #POSITION", text);
@@ -425,7 +435,8 @@ static int text_to_position(gamesman_game *game, const char *text, gamesman_posi
     }
     if (StringToPosition == NULL)
         return gamesman_fail(err, GAMESMAN_REJECTED, "'%s' is not a position: the module has no StringToPosition; give %s",
-                             text, tier_mode ? "#TURN:TIER:POSITION" : "#TURN:POSITION");
+                             text, turn_free ? (tier_mode ? "#TIER:POSITION" : "#POSITION")
+                                             : (tier_mode ? "#TURN:TIER:POSITION" : "#TURN:POSITION"));
     if (text[0] == '2' && text[1] == '_') turn = 2;
     char copy[MAX_POSITION_STRING_LENGTH * 8];
     snprintf(copy, sizeof copy, "%s", text);
@@ -470,9 +481,9 @@ static int tier_size(gamesman_game *game, uint64_t tier, uint64_t *size, gamesma
     }
     TIERPOSITION n = 0;
     CLASSIC_RUN(err, "NumberOfTierPositions", GAMESMAN_ERROR, n = gNumberOfTierPositionsFunPtr(tier));
-    if (n > UINT64_MAX / 2)
+    if (!turn_free && n > UINT64_MAX / 2)
         return gamesman_fail(err, GAMESMAN_ERROR, "tier %llu has %llu positions, too many", (unsigned long long)tier, n);
-    *size = 2 * n;
+    *size = turn_free ? n : 2 * n;
     return GAMESMAN_OK;
 }
 

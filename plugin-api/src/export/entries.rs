@@ -222,6 +222,12 @@ impl<G: GameObject> FfiGame for Adapter<G> {
             .unwrap_or(0)
     }
 
+    fn turn_free(&self) -> bool {
+        // A module that panics here keeps the turn in its positions, as before 0.1.5.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.game.turn_free()))
+            .unwrap_or(false)
+    }
+
     fn canonical_prefix(&self, tier: Tier) -> CallResult<u64> {
         guard("canonical_prefix", || {
             Ok(

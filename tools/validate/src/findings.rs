@@ -26,7 +26,8 @@ pub enum Check {
     Primitive,
     /// 5: position and move text forms round-trip.
     Text,
-    /// 6: whose turn it is changes on every move (unless go-again or a puzzle).
+    /// 6: whose turn it is changes on every move (unless go-again, a puzzle, or
+    /// turn-free positions).
     Turn,
     /// 7: the symmetry hook stays in the tier and keeps the position's shape.
     Symmetry,
@@ -74,7 +75,7 @@ impl Check {
             Check::UndoMoves => "undo moves lead to legal, non-primitive parents in the asked tier that have the position as a child, every child lists its parent, and the parents fast path agrees",
             Check::Primitive => "primitive values are consistent with having moves, and WinBy's sign with the value for player one",
             Check::Text => "position text and move text parse back to the same position and move",
-            Check::Turn => "whose turn it is changes on every move unless the module declares go-again or is a puzzle",
+            Check::Turn => "whose turn it is changes on every move unless the module declares go-again, is a puzzle, or declares turn-free positions (then only that it answers and needs no turn)",
             Check::Symmetry => "the canonical position lies in the same tier and has the same value and number of children",
             Check::Sizes => "positions reachable from the initial position per tier, against the tier sizes (density of the hash)",
         }

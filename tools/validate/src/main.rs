@@ -40,7 +40,8 @@ Checks (each finding names the tier, the position, the move and what was expecte
                      the parents fast path agrees with the undo moves
   4 primitive        primitive values and WinBy signs are consistent
   5 text-round-trip  position and move texts parse back to the same position and move
-  6 turn             the player to move changes on every move (unless go-again or a puzzle)
+  6 turn             the player to move changes on every move (unless go-again or a puzzle;
+                     for turn-free positions only that turn answers and nothing needs it)
   7 symmetry         canonical positions stay in the tier and keep value and child count
   8 sizes            reachable positions per tier against tier sizes (a report; exhaustive only)
 

@@ -65,6 +65,9 @@ pub struct Properties {
     pub max_tier_children: u32,
     /// Whether it gives undo moves (false: forward-only).
     pub undo_moves: bool,
+    /// Whether its positions do not record whose turn it is (plugin-api 0.1.5): the
+    /// turn check then does not compare a child's turn with its parent's.
+    pub turn_free: bool,
 }
 
 /// How a check came out.

@@ -138,6 +138,7 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
         props: *game.properties(),
         sink: &sink,
     };
+    crate::checks::turn::check_declarations(&probe, tiers.initial);
     let counts = check_positions(&probe, plan, opts.progress);
     let reach = match plan {
         Plan::Exhaustive => {
@@ -281,5 +282,6 @@ fn properties(game: &GameHandle) -> Properties {
         max_undo_moves: p.max_undo_moves,
         max_tier_children: p.max_tier_children,
         undo_moves: game.has_undo_moves(),
+        turn_free: game.turn_free(),
     }
 }

@@ -379,18 +379,27 @@ struct Weigh<'a> {
     tier: Tier,
     /// Weight by orbit size (`--every-position`).
     orbits: bool,
+    /// Split by the player to move (not for turn-free positions, whose turn is not
+    /// part of the position).
+    turns: bool,
 }
 
 impl Weigh<'_> {
-    /// The weight and player to move of position `i` of the tier.
-    fn of(&self, i: u64) -> Result<(u64, u8), ModuleError> {
+    /// The weight and player to move of position `i` of the tier (no player for
+    /// turn-free positions).
+    fn of(&self, i: u64) -> Result<(u64, Option<u8>), ModuleError> {
         let p = TierPosition::new(self.tier, i);
         let w = if self.orbits {
             self.game.orbit_size(p)?
         } else {
             1
         };
-        Ok((w, self.game.turn(p)?.0))
+        let turn = if self.turns {
+            Some(self.game.turn(p)?.0)
+        } else {
+            None
+        };
+        Ok((w, turn))
     }
 }
 
@@ -403,7 +412,7 @@ fn legal_tally(records: &TierRecords, weigh: Weigh<'_>) -> Result<Tally, ModuleE
             let r = records.get(i);
             if r.is_solved() {
                 let (w, turn) = weigh.of(i)?;
-                t.add(r.value, r.remoteness, r.winby, i, w, Some(turn));
+                t.add(r.value, r.remoteness, r.winby, i, w, turn);
             }
             Ok(t)
         })
@@ -465,7 +474,7 @@ fn held_tallies(t: &ReachableTier, weigh: Weigh<'_>) -> Result<(Tally, Tally), M
             if r.is_solved() {
                 let i = t.marks.select(k);
                 let (_, turn) = weigh.of(i)?;
-                tally.add(r.value, r.remoteness, r.winby, i, 1, Some(turn));
+                tally.add(r.value, r.remoteness, r.winby, i, 1, turn);
             }
             Ok(tally)
         })
@@ -523,6 +532,7 @@ pub fn analyze_with(
             game,
             tier: node.tier,
             orbits,
+            turns: !game.turn_free(),
         };
         let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);

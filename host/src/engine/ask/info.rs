@@ -40,6 +40,7 @@ pub fn info_json(module: &Module, game: &GameHandle) -> ModuleResult<serde_json:
             "max_moves": p.max_moves,
             "max_undo_moves": p.max_undo_moves,
             "max_tier_children": p.max_tier_children,
+            "turn_free": game.turn_free(),
         },
         "initial_position": {
             "tier": init.tier.0,
@@ -95,6 +96,9 @@ pub fn info_text(module: &Module, game: &GameHandle) -> ModuleResult<String> {
         yes(p.go_again),
         yes(p.has_score)
     ));
+    if game.turn_free() {
+        s.push_str("  turn-free: positions keep no turn (either player may be to move; the value is the mover's)\n");
+    }
     s.push_str(&format!(
         "  initial position: {} (tier {} \"{}\", index {})\n",
         game.position_to_text(init)?,

@@ -194,7 +194,11 @@ pub fn moves_table(game: &GameHandle, ranking: &Ranking) -> Result<String, Modul
     let _ = writeln!(
         out,
         "Moves for {}, best first (by {}):",
-        ranking.mover,
+        if game.turn_free() {
+            "the player to move".to_string()
+        } else {
+            ranking.mover.to_string()
+        },
         if ranking.winby_mode {
             "WinBy"
         } else {
@@ -261,14 +265,16 @@ pub fn text(game: &GameHandle, ranking: &Ranking) -> Result<String, ModuleError>
     } else {
         "unsolved (its tier is not in the database)".into()
     };
-    if ranking.is_over() {
-        let _ = writeln!(
-            out,
-            "{} to move: {value}; the game is over here.",
-            ranking.mover
-        );
+    // Turn-free positions do not say whose turn it is (either player may be to move).
+    let mover = if game.turn_free() {
+        "The player to move (either: the position keeps no turn)".to_string()
     } else {
-        let _ = writeln!(out, "{} to move: {value}", ranking.mover);
+        format!("{} to move", ranking.mover)
+    };
+    if ranking.is_over() {
+        let _ = writeln!(out, "{mover}: {value}; the game is over here.");
+    } else {
+        let _ = writeln!(out, "{mover}: {value}");
         out.push_str(&moves_table(game, ranking)?);
     }
     Ok(out)

@@ -91,13 +91,15 @@ impl Ranking {
         let reachable = db.reachable(game.canonical(p)?)?;
         let primitive = game.primitive(p)?;
         let players = game.properties().players;
+        // As the solver sees it: only a go-again move may keep the player to move.
+        let go_again = game.properties().go_again;
         let mut moves = Vec::new();
         // A primitive position ends the game even when the module would list moves.
         if primitive == Value::UNDECIDED {
             for mv in game.moves(p)? {
                 let child = game.do_move(p, mv)?;
                 let record = lookup(game, db, child)?;
-                let same_player = players == 1 || game.turn(child)? == mover;
+                let same_player = players == 1 || (go_again && game.turn(child)? == mover);
                 let move_value = if same_player {
                     record.value
                 } else {

@@ -36,6 +36,8 @@ pub const FLAG_GO_AGAIN: u64 = 1 << 4;
 pub const FLAG_PUZZLE: u64 = 1 << 5;
 /// `GAMESMAN_FLAG_SCORE`.
 pub const FLAG_SCORE: u64 = 1 << 6;
+/// `GAMESMAN_FLAG_TURN_FREE` (plugin-api 0.1.5).
+pub const FLAG_TURN_FREE: u64 = 1 << 7;
 
 /// `GAMESMAN_MESSAGE_CAPACITY`.
 pub const MESSAGE_CAPACITY: usize = 1024;

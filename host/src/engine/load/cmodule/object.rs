@@ -28,6 +28,8 @@ pub struct CGame {
     game: Game,
     module: &'static str,
     props: Properties,
+    /// `GAMESMAN_FLAG_TURN_FREE` of the variant.
+    turn_free: bool,
     /// Held around every call unless the module is thread-safe.
     lock: Option<Mutex<()>>,
 }
@@ -160,6 +162,7 @@ impl CGame {
                 table.max_undo_moves,
                 table.max_tier_children,
             ),
+            turn_free: table.flags & abi::FLAG_TURN_FREE != 0,
             lock,
         };
         if let Some(f) = table.properties {
@@ -172,6 +175,7 @@ impl CGame {
                 return Err(CModuleError::MissingFunctions { functions: missing }.into());
             }
             out.props = properties_of(p.flags, p.max_moves, p.max_undo_moves, p.max_tier_children);
+            out.turn_free = p.flags & abi::FLAG_TURN_FREE != 0;
         }
         Ok(out)
     }
@@ -344,6 +348,10 @@ macro_rules! required {
 impl GameObject for CGame {
     fn properties(&self) -> Properties {
         self.props.clone()
+    }
+
+    fn turn_free(&self) -> bool {
+        self.turn_free
     }
 
     fn initial_position(&self) -> ObjectResult<TierPosition> {
