@@ -410,8 +410,7 @@ fn run_module(
         let a = json(&a, "analyze")?;
         let here = counts(&a, oracle.tier)?;
         let there = if oracle.tier {
-            // Tier modules keep the turn in the index (each position once per player to
-            // move); Classic's bit-perfect databases count draws as ties.
+            // Classic's bit-perfect databases count draws as ties.
             Counts {
                 tie: oracle.counts.tie + oracle.counts.draw,
                 draw: 0,
@@ -431,8 +430,8 @@ fn run_module(
 }
 
 /// The host's counts comparable with the oracle's: reachable positions of a regular
-/// module; for a tier module its legal positions, halved (each is counted once per
-/// player to move), ties and draws together.
+/// module; for a tier module its legal positions (indexed by Classic's TIERPOSITION
+/// alone, as Classic's tier solver counts them), ties and draws together.
 fn counts(analyze: &Json, tier: bool) -> Result<Counts, String> {
     let c = &analyze[if tier { "legal" } else { "reachable" }]["counts"];
     let get = |k: &Json| {
@@ -449,11 +448,9 @@ fn counts(analyze: &Json, tier: bool) -> Result<Counts, String> {
     };
     if tier {
         out = Counts {
-            total: out.total / 2,
-            win: out.win / 2,
-            lose: out.lose / 2,
-            tie: (out.tie + out.draw) / 2,
+            tie: out.tie + out.draw,
             draw: 0,
+            ..out
         };
     }
     Ok(out)

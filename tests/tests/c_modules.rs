@@ -511,3 +511,76 @@ fn classic_go_again_and_winby_follow_the_turn_the_layer_tracks() {
     let start = pile_reference(7, 0, 1, &mut memo);
     assert_eq!(start.0, "win");
 }
+
+/// The impartial pile of tests/c-modules/classic_impartial.c: its POSITION keeps no
+/// turn, as Classic's impartial modules do, so the layer declares turn-free positions
+/// (plugin-api 0.1.5). Before that, `validate` reported the position reached with
+/// either player to move as a turn that does not change, the move table could take a
+/// child's value for the mover's own, and `play` could let one player move twice.
+#[test]
+fn classic_impartial_module_keeps_no_turn_and_alternates_in_play() {
+    let lib = build_classic_module(
+        "tests/c-modules/classic_impartial.c",
+        "classic_impartial",
+        &[],
+    );
+    let j = validate(&lib, "1");
+    assert_eq!(check_status(&j, "turn"), "pass");
+    assert_eq!(j["properties"]["turn_free"], true);
+    assert_eq!(j["summary"]["reachable_positions"], 11);
+    let info = json(&host(&lib, &["info", "--json"]));
+    assert_eq!(info["properties"]["turn_free"], true);
+    // Take 1 or 2, whoever cannot move loses: a multiple of 3 is lost for the mover.
+    for tokens in 0..=10u64 {
+        let q = query(&lib, "1", Some(&format!("#{tokens}")));
+        let value = if tokens % 3 == 0 { "lose" } else { "win" };
+        assert_eq!(q["value"], value, "{tokens} tokens");
+        for (mv, move_value, _) in moves(&q) {
+            let left = tokens - mv.parse::<u64>().expect("a number");
+            let wins = left % 3 == 0;
+            assert_eq!(
+                move_value,
+                if wins { "win" } else { "lose" },
+                "{tokens} - {mv}"
+            );
+        }
+    }
+    let a = analyze(&lib, "1");
+    assert_eq!(a["reachable"]["counts"]["total"], 11);
+    let text = host(&lib, &["query", "--db", "memory:", "#8"]);
+    assert!(
+        text.stdout
+            .contains("The player to move (either: the position keeps no turn): win in 5"),
+        "{}",
+        text.describe()
+    );
+    // The players alternate from player one, whichever player the exploration
+    // reached each position with first.
+    let r = host(
+        &lib,
+        &[
+            "play", "--db", "memory:", "--first", "computer", "--second", "computer", "--seed", "7",
+        ],
+    );
+    let movers: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.ends_with(" plays 1") || l.ends_with(" plays 2"))
+        .map(|l| &l[..8])
+        .collect();
+    assert_eq!(movers.len(), 7, "{}", r.describe());
+    for (i, who) in movers.iter().enumerate() {
+        assert_eq!(
+            *who,
+            if i % 2 == 0 { "Player 1" } else { "Player 2" },
+            "{}",
+            r.stdout
+        );
+    }
+    assert!(
+        r.stdout
+            .contains("Game over: Player 1 (computer) wins after 7 moves."),
+        "{}",
+        r.describe()
+    );
+}

@@ -280,6 +280,23 @@ fn a_turn_that_never_changes() {
 }
 
 #[test]
+fn turn_free_positions_in_a_game_with_winby() {
+    // Turn-free positions (plugin-api 0.1.5) relax the turn check, but only where
+    // nothing needs the turn: WinBy counts from player one's view, so the declaration
+    // itself is the finding, made once, at the initial position.
+    let f = caught(
+        "turn_free_winby",
+        &["turn"],
+        "turn",
+        "the module declares turn-free positions (turn_free) and also WinBy, which need whose turn it is",
+    );
+    assert_place(&f, 7, "7 stones", 0, "7a", None);
+    let json = validate_plugin(&fixture("turn_free_winby"), &["--exhaustive", "--json"]).json();
+    assert_eq!(check(&json, "turn")["errors"], 1);
+    assert_eq!(json["properties"]["turn_free"], true);
+}
+
+#[test]
 fn a_winby_with_the_wrong_sign() {
     let f = caught(
         "winby_sign",
