@@ -63,7 +63,7 @@ impl<'a, W: Write> JsonLines<'a, W> {
         // Turn-free positions do not say whose turn it is: the players alternated
         // from player one, one move each (as the play loop counts them).
         let mover = if game.turn_free() && game.properties().players > 1 {
-            if self.plies % 2 == 0 {
+            if self.plies.is_multiple_of(2) {
                 Player::ONE
             } else {
                 Player::TWO

@@ -253,7 +253,7 @@ impl<W: Write> Session<'_, W> {
     /// move each.
     fn alternate(&self, mut ranking: Ranking) -> Ranking {
         if self.game.turn_free() && self.players() > 1 {
-            ranking.mover = if self.history.len() % 2 == 0 {
+            ranking.mover = if self.history.len().is_multiple_of(2) {
                 Player::ONE
             } else {
                 Player::TWO
