@@ -425,4 +425,8 @@ impl FfiGame for CompactGame {
     fn has_undo_moves(&self) -> bool {
         self.inner.has_undo_moves()
     }
+
+    fn turn_free(&self) -> bool {
+        self.inner.turn_free()
+    }
 }
