@@ -136,6 +136,15 @@ static STRING TierToString(TIER tier) {
     return name;
 }
 
+#ifdef CLASSIC_TIER_WINBY
+/* Built with -DCLASSIC_TIER_WINBY, the module has a WinBy hook (a margin of 1 for
+ * every win), and the layer then keeps the turn in its tier index. */
+static WINBY PutWinBy(POSITION position) {
+    (void)position;
+    return 1;
+}
+#endif
+
 void InitializeGame(void) {
     char board[BOARDSIZE];
     int tier, i;
@@ -155,6 +164,9 @@ void InitializeGame(void) {
     gGenerateUndoMovesToTierFunPtr = &GenerateUndoMovesToTier;
     gUnDoMoveFunPtr = &UnDoMove;
     gTierToStringFunPtr = &TierToString;
+#ifdef CLASSIC_TIER_WINBY
+    gPutWinBy = &PutWinBy;
+#endif
     for (i = 0; i < BOARDSIZE; i++) board[i] = '-';
     generic_hash_context_switch(0);
     gInitialTier = 0;

@@ -4,7 +4,9 @@
 //! compatibility layer, regular API only, so forward-only), the tier game written
 //! against gamesman_plugin.h (plugins/c/ctttier, mtttier's numbering, undo moves) and a
 //! Classic Tier Gamesman module (tests/c-modules/classic_tier.c: hash window, undo
-//! moves). Their numbers are checked against mtttier and against the independent
+//! moves; with -DCLASSIC_TIER_WINBY the turn kept in the index), and an impartial
+//! Classic module whose positions keep no turn (tests/c-modules/classic_impartial.c).
+//! Their numbers are checked against mtttier and against the independent
 //! reference in `e2e_tests::tictactoe`.
 
 use e2e_tests::cbuild::{
@@ -335,6 +337,40 @@ fn classic_tier_module_solves_through_its_undo_moves() {
     let info = json(&info);
     assert_eq!(info["properties"]["tier_game"], true);
     assert_eq!(info["initial_position"]["tier_name"], "0 pieces");
+    // Indexed by TIERPOSITION alone, as Classic's tier solver counts: every legal board
+    // once (its IsLegal accepts the reachable ones), the turn not part of the index.
+    assert_eq!(info["properties"]["turn_free"], true);
+    let a = analyze(&classic_tier(), "1");
+    assert_eq!(a["legal"]["counts"]["total"], reachable_boards());
+}
+
+/// With a WinBy hook (seen from player one), the layer needs the turn, which
+/// Classic's API cannot tell from a tier position: then, and only then, the index keeps
+/// it (`2 * TIERPOSITION + turn - 1`), each board counted once per player to move, and
+/// the validator's turn check applies in full.
+#[test]
+fn classic_tier_module_with_winby_keeps_the_turn_in_its_index() {
+    let lib = build_classic_module(
+        "tests/c-modules/classic_tier.c",
+        "classic_tier_winby",
+        &["-DCLASSIC_TIER_WINBY"],
+    );
+    let j = validate(&lib, "1");
+    assert_eq!(check_status(&j, "turn"), "pass");
+    assert_eq!(j["properties"]["turn_free"], false);
+    let info = json(&host(&lib, &["info", "--json"]));
+    assert_eq!(info["properties"]["winby"], true);
+    assert_eq!(info["initial_position"]["text"], "#1:0:0");
+    let a = analyze(&lib, "1");
+    assert_eq!(a["legal"]["counts"]["total"], 2 * reachable_boards());
+    let rust = analyze(&plugin("mtttier"), "regular");
+    assert_eq!(
+        a["reachable"]["counts"]["by_value"],
+        rust["reachable"]["counts"]["by_value"]
+    );
+    let q = query(&lib, "1", None);
+    assert_eq!(q["value"], "tie");
+    assert_eq!(q["remoteness"], 9);
 }
 
 #[test]
