@@ -407,8 +407,13 @@ static int text_to_position(gamesman_game *game, const char *text, gamesman_posi
     if (text[0] == '#' && turn_free && tier_mode) {
         if (sscanf(text, "#%llu:%llu%c", &a, &b, &rest) != 2)
             return gamesman_fail(err, GAMESMAN_REJECTED, "'%s' is not a position: give #TIER:POSITION", text);
+        uint64_t size = 0;
+        if (tier_size(game, a, &size, err) != GAMESMAN_OK) return GAMESMAN_ERROR;
+        if (b >= size)
+            return gamesman_fail(err, GAMESMAN_REJECTED, "position %llu is not below the %llu positions of tier %llu", b,
+                                 (unsigned long long)size, a);
         out->tier = a;
-        out->index = b; /* the host checks it against the tier's size */
+        out->index = b;
         return GAMESMAN_OK;
     }
     if (text[0] == '#' && turn_free) {
