@@ -126,8 +126,7 @@ fn classic_impartial_module_keeps_no_turn_and_alternates_in_play() {
     assert_eq!(a["reachable"]["counts"]["total"], 11);
     let text = host(&lib, &["query", "--db", "memory:", "#8"]);
     assert!(
-        text.stdout
-            .contains("The player to move (either: the position keeps no turn): win in 5"),
+        text.stdout.contains("The player to move: win in 5"),
         "{}",
         text.describe()
     );

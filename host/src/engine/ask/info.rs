@@ -97,7 +97,7 @@ pub fn info_text(module: &Module, game: &GameHandle) -> ModuleResult<String> {
         yes(p.has_score)
     ));
     if game.turn_free() {
-        s.push_str("  turn-free: positions keep no turn (either player may be to move; the value is the mover's)\n");
+        s.push_str("  turn-free: positions do not record whose turn it is (either player may be to move; values are the mover's)\n");
     }
     s.push_str(&format!(
         "  initial position: {} (tier {} \"{}\", index {})\n",

@@ -265,9 +265,10 @@ pub fn text(game: &GameHandle, ranking: &Ranking) -> Result<String, ModuleError>
     } else {
         "unsolved (its tier is not in the database)".into()
     };
-    // Turn-free positions do not say whose turn it is (either player may be to move).
+    // Turn-free positions do not tell the host whose turn it is (`turn` is for display
+    // only): say so rather than name a player.
     let mover = if game.turn_free() {
-        "The player to move (either: the position keeps no turn)".to_string()
+        "The player to move".to_string()
     } else {
         format!("{} to move", ranking.mover)
     };
