@@ -6,23 +6,32 @@
 //! from). A row, column or long diagonal of one symbol wins; a move that completes a
 //! line of the opponent's symbol loses for its maker even if it completes their own.
 //!
-//! Tiers are (blanks, X cubes, O cubes) as GamesmanOne names them (`tiers`); a tier's
-//! positions are its boards, ranked densely (`rank`), times two sides to move:
-//! `index = rank * 2 + (0 if X is to move, 1 if O)`. 4x4 has 153 tiers and
-//! 2 * 3^16 = 86,093,442 positions. Moves are written `a1-d1`: the cell the cube is
+//! Swapping the colours of every cube and the side to move is a symmetry of the game
+//! (the value, for the player to move, is the same), so a tier is an unordered pair of
+//! cube counts {a, b} (`tiers`, a <= b, named as GamesmanOne names the boards (a X,
+//! b O)) and holds the boards (a, b) and (b, a), both sides to move: 4x4 has 81 tiers
+//! (GamesmanOne's 153 boards classes, paired) and 2 * 3^16 = 86,093,442 positions. With
+//! `n` boards (a, b), numbered `i` (`rank`, `order`), a tier's positions are: for
+//! a < b, `2 * i + side` for boards (a, b) and `2 * n + 2 * i + side` for the colour
+//! swap of board `i` (side 0 if X is to move, 1 if O); for a = b, `side * n + i`. Moves are written `a1-d1`: the cell the cube is
 //! taken from, then the end where it is pushed in. Positions are written as the cells
 //! row by row from the top, rows separated by `/`, then `:` and the side to move, e.g.
 //! `X---/-O--/----/----:X`.
 //!
-//! Positions equal under the square's eight symmetries are merged (`symmetry`): on
-//! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
+//! Positions equal under the square's eight symmetries and the colour swap (16
+//! operations) are merged (`symmetry`): on 4x4 the eight symmetries cut the solve from
+//! 72.6 s to about 17 s of CPU. A canonical position has at most as many X cubes as O
+//! (X to move when they are equal) and the canonical board of its eight images: so a
+//! tier's canonical positions are the canonical boards (a, b), both sides to move
+//! (X to move only when a = b). `children` and `parents`
 //! return canonical positions, each once (`distinct`), and say so
 //! (`fast_paths_canonical`), so the host takes them as they are. On every size a
 //! tier's boards are numbered canonical ones first (`order`), so the solver's question
 //! "is this index canonical?" is a comparison and the solver and the database need
 //! only a tier's first `canonical_prefix` indices; that numbering is the module's
-//! `index_version` 1 (on 5x5, in tiers of at most 2^27 boards: `ORDER_LIMIT`). `orbit_size` says how many boards a canonical one
-//! stands for (`analyze --every-position`).
+//! `index_version` 2 (on 5x5, in tiers of at most 2^27 boards: `ORDER_LIMIT`).
+//! `orbit_size` says how many positions a canonical one stands for (`analyze
+//! --every-position`): twice its board's images.
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
@@ -110,6 +119,46 @@ fn undo_code(slide: usize, from_blank: bool) -> UndoMove {
     UndoMove(slide as u64 | (from_blank as u64) << 16)
 }
 
+/// A position of a tier with `n` boards (a, b), `same` when a = b: the number `i` of
+/// its board (of the colour swap of its board when `swapped`) and the side to move.
+#[inline(always)]
+fn split_index(position: u64, same: bool, n: u64) -> (u64, Side, bool) {
+    if same {
+        if position < n {
+            (position, Side::X, false)
+        } else {
+            (position - n, Side::O, false)
+        }
+    } else if position < 2 * n {
+        (position >> 1, side_of(position), false)
+    } else {
+        let q = position - 2 * n;
+        (q >> 1, side_of(q), true)
+    }
+}
+
+/// The inverse of `split_index`.
+#[inline(always)]
+fn join_index(i: u64, side: Side, swapped: bool, same: bool, n: u64) -> u64 {
+    if same {
+        side_bit(side) * n + i
+    } else {
+        (swapped as u64) * 2 * n + i * 2 + side_bit(side)
+    }
+}
+
+/// `b` and `side` in the orientation a tier keeps first: at most as many X cubes as
+/// O, X to move when they are equal (the colour swap otherwise).
+#[inline(always)]
+fn oriented(b: Board, side: Side) -> (Board, Side) {
+    let (x, o) = (b.x.count_ones(), b.o.count_ones());
+    if x > o || (x == o && side == Side::O) {
+        (b.swapped(), side.other())
+    } else {
+        (b, side)
+    }
+}
+
 impl Quixo {
     /// The game for a variant, panicking on a bad name (for tests and benchmarks).
     pub fn new_for_tests(variant: &str) -> Self {
@@ -146,32 +195,59 @@ impl Quixo {
     /// The board and side to move of `p`.
     #[inline(always)]
     pub fn decode(&self, p: TierPosition) -> (Board, Side) {
-        let i = p.position >> 1;
+        let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
+        let ranker = self.tiers.ranker(p.tier);
+        let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
         let r = match self.order(p.tier) {
             Some(o) => o.rank(i),
             None => i,
         };
-        let b = self.tiers.ranker(p.tier).unrank(&self.tables, r);
-        (b, side_of(p.position))
+        let board = ranker.unrank(&self.tables, r);
+        (if swapped { board.swapped() } else { board }, side)
+    }
+
+    /// The side to move at `p` (without decoding its board).
+    #[inline(always)]
+    fn side(&self, p: TierPosition) -> Side {
+        match self.tiers.counts(p.tier) {
+            Some((a, b)) if a == b => {
+                if p.position < self.tiers.boards(p.tier) {
+                    Side::X
+                } else {
+                    Side::O
+                }
+            }
+            _ => side_of(p.position),
+        }
     }
 
     /// The position of board `b` with `side` to move.
     pub fn encode(&self, b: Board, side: Side) -> TierPosition {
-        let t = self.tiers.tier(b.x.count_ones(), b.o.count_ones());
-        self.encode_in(t, self.tiers.ranker(t), b, side)
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let t = self.tiers.tier(x, o);
+        let r = self.tiers.ranker(t);
+        let swapped = x > o;
+        let board = if swapped { b.swapped() } else { b };
+        let i = self.board_index(t, r, board, || self.symmetries.is_canonical(board));
+        TierPosition::new(t, join_index(i, side, swapped, x == o, r.size()))
     }
 
+    /// The canonical position of board `b` with `side` to move: its tier and index.
     #[inline(always)]
-    fn encode_in(&self, t: Tier, r: &TierRanker, b: Board, side: Side) -> TierPosition {
-        let i = self.board_index(t, r, b, || self.symmetries.is_canonical(b));
-        TierPosition::new(t, i * 2 + side_bit(side))
+    fn canonical_tp(&self, b: Board, side: Side) -> TierPosition {
+        let (b, side) = self.canonical_of(b, side);
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let t = self.tiers.tier(x, o);
+        let r = self.tiers.ranker(t);
+        TierPosition::new(t, self.canonical_index(t, r, b, side, x == o))
     }
 
-    /// The index of board `b` of tier `t`, known to be canonical (the fast paths'
-    /// boards), times two plus `bit`, the side to move.
+    /// The index of board `b` (oriented, and canonical where symmetric boards are
+    /// merged: the fast paths' boards) with `side` to move in tier `t`.
     #[inline(always)]
-    fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, bit: u64) -> u64 {
-        self.board_index(t, r, b, || true) * 2 + bit
+    fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, side: Side, same: bool) -> u64 {
+        let i = self.board_index(t, r, b, || true);
+        join_index(i, side, false, same, r.size())
     }
 
     /// The number of board `b` in tier `t` (ranked by `r`): its rank, or its place in
@@ -192,36 +268,33 @@ impl Quixo {
         }
     }
 
-    /// The tier of `last`'s parents when the cube taken was blank (one fewer of
-    /// `last`'s cubes), if the counts allow one.
-    fn blank_parent_tier(&self, t: Tier, last: Side) -> Option<Tier> {
-        let (x, o) = self.tiers.counts(t)?;
-        match last {
+    /// Whether undoing a move of `last` (who just moved) at board `b` of tier `t`
+    /// towards `tier` puts back a blank cube (`Some(true)`), their own (`Some(false)`),
+    /// or cannot reach it.
+    #[inline(always)]
+    fn undo_kind(&self, t: Tier, b: Board, last: Side, tier: Tier) -> Option<bool> {
+        if tier == t {
+            return Some(false);
+        }
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let blank_parent = match last {
             Side::X if x > 0 => Some(self.tiers.tier(x - 1, o)),
             Side::O if o > 0 => Some(self.tiers.tier(x, o - 1)),
             _ => None,
-        }
+        };
+        (blank_parent == Some(tier)).then_some(true)
     }
 
-    /// Whether undoing a move of the player who just moved at `p` towards `tier` puts
-    /// back a blank cube (`Some(true)`), their own (`Some(false)`), or cannot reach it.
-    fn undo_kind(&self, p: TierPosition, tier: Tier) -> Option<bool> {
-        if tier == p.tier {
-            Some(false)
-        } else if self.blank_parent_tier(p.tier, side_of(p.position).other()) == Some(tier) {
-            Some(true)
-        } else {
-            None
-        }
-    }
-
-    /// `b`'s canonical board when symmetric positions are merged, else `b`.
+    /// The canonical form of board `b` with `side` to move when symmetric positions
+    /// are merged (`oriented`, then the smallest of the board's eight images), else
+    /// `(b, side)`.
     #[inline(always)]
-    fn canonical_board(&self, b: Board) -> Board {
+    fn canonical_of(&self, b: Board, side: Side) -> (Board, Side) {
         if self.symmetric {
-            self.symmetries.canonical(b)
+            let (b, side) = oriented(b, side);
+            (self.symmetries.canonical(b), side)
         } else {
-            b
+            (b, side)
         }
     }
 
@@ -307,7 +380,7 @@ impl Game for Quixo {
     }
 
     fn initial_position(&self) -> TierPosition {
-        TierPosition::new(self.tiers.tier(0, 0), 0)
+        self.encode(Board::default(), Side::X)
     }
 
     #[inline]
@@ -339,7 +412,7 @@ impl Game for Quixo {
 
     #[inline]
     fn turn(&self, p: TierPosition) -> Player {
-        match side_of(p.position) {
+        match self.side(p) {
             Side::X => Player::ONE,
             Side::O => Player::TWO,
         }
@@ -500,7 +573,11 @@ impl Game for Quixo {
     }
 
     fn tier_size(&self, tier: Tier) -> u64 {
-        self.tiers.boards(tier) * 2
+        match self.tiers.counts(tier) {
+            Some((a, b)) if a == b => self.tiers.boards(tier) * 2,
+            Some(_) => self.tiers.boards(tier) * 4,
+            None => 0,
+        }
     }
 
     fn generate_undo_moves_to_tier(
@@ -509,10 +586,10 @@ impl Game for Quixo {
         tier: Tier,
         undo: &mut List<'_, UndoMove>,
     ) {
-        let Some(from_blank) = self.undo_kind(p, tier) else {
+        let (b, side) = self.decode(p);
+        let Some(from_blank) = self.undo_kind(p.tier, b, side.other(), tier) else {
             return;
         };
-        let (b, side) = self.decode(p);
         moves::for_each_parent(&self.geo, b, side.other(), from_blank, |i, _| {
             undo.push(undo_code(i, from_blank));
         });
@@ -535,43 +612,24 @@ impl Game for Quixo {
             return p;
         }
         let (b, side) = self.decode(p);
-        let c = self.symmetries.canonical(b);
-        if c == b {
+        if self.canonical_of(b, side) == (b, side) {
             p
         } else {
-            let r = self.tiers.ranker(p.tier);
-            TierPosition::new(p.tier, self.canonical_index(p.tier, r, c, side_bit(side)))
+            self.canonical_tp(b, side)
         }
     }
 
     #[inline]
     fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
         let (b, side) = self.decode(p);
-        let (x, o) = self.tiers.counts(p.tier).expect("a valid tier");
-        let same = self.tiers.ranker(p.tier);
-        // A move that takes a blank adds a cube of the mover's; on a full board there
-        // are no blanks and the second ranker is never used.
-        let full = (x + o) as usize == self.geo.cells;
-        let next_tier = match side {
-            Side::X => self.tiers.tier(x + 1, o),
-            Side::O => self.tiers.tier(x, o + 1),
-        };
-        let next = if full {
-            same
-        } else {
-            self.tiers.ranker(next_tier)
-        };
-        let bit = side_bit(side.other());
         let mut seen = Distinct::new();
-        moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
-            let (t, r) = if took_blank {
-                (next_tier, next)
-            } else {
-                (p.tier, same)
-            };
-            let c = self.canonical_board(c);
-            if seen.insert(key(c)) {
-                out.push(TierPosition::new(t, self.canonical_index(t, r, c, bit)));
+        moves::for_each_child(&self.geo, b, side, |_, c, _| {
+            let (c, s) = self.canonical_of(c, side.other());
+            if seen.insert(key(c) ^ side_bit(s) << 63) {
+                let (x, o) = (c.x.count_ones(), c.o.count_ones());
+                let t = self.tiers.tier(x, o);
+                let r = self.tiers.ranker(t);
+                out.push(TierPosition::new(t, self.canonical_index(t, r, c, s, x == o)));
             }
         });
         true
@@ -579,20 +637,22 @@ impl Game for Quixo {
 
     #[inline]
     fn parents(&self, p: TierPosition, tier: Tier, out: &mut List<'_, TierPosition>) -> bool {
-        let Some(from_blank) = self.undo_kind(p, tier) else {
-            return true;
-        };
         let (b, side) = self.decode(p);
         let last = side.other();
+        let Some(from_blank) = self.undo_kind(p.tier, b, last, tier) else {
+            return true;
+        };
+        let Some((ta, tb)) = self.tiers.counts(tier) else {
+            return true;
+        };
         let r = self.tiers.ranker(tier);
-        let bit = side_bit(last);
         let mut seen = Distinct::new();
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
-            let parent = self.canonical_board(parent);
-            if seen.insert(key(parent)) {
+            let (parent, s) = self.canonical_of(parent, last);
+            if seen.insert(key(parent) ^ side_bit(s) << 63) {
                 out.push(TierPosition::new(
                     tier,
-                    self.canonical_index(tier, r, parent, bit),
+                    self.canonical_index(tier, r, parent, s, ta == tb),
                 ));
             }
         });
@@ -603,34 +663,49 @@ impl Game for Quixo {
         true
     }
 
-    /// 1: boards numbered canonical ones first (`order`) in tiers of at most
-    /// `ORDER_LIMIT` boards; 0 before (on 5x5, every tier in rank order).
+    /// 2: tiers hold both colour orientations, boards numbered canonical ones first
+    /// (`order`) in tiers of at most `ORDER_LIMIT` boards. (1: one orientation per
+    /// tier, numbered so; 0: every tier in rank order.)
     fn index_version(&self) -> u32 {
-        u32::from(!self.orders.is_empty())
+        if self.orders.is_empty() {
+            0
+        } else {
+            2
+        }
     }
 
-    /// Two sides to move for each canonical board, counted by Burnside's lemma
-    /// without building the tier's numbering.
+    /// Two sides to move for each canonical board (a, b), one (X) when a = b, counted
+    /// by Burnside's lemma without building the tier's numbering.
     fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
-        let (x, o) = self.tiers.counts(tier)?;
+        let (a, b) = self.tiers.counts(tier)?;
+        let sides = if a == b { 1 } else { 2 };
         (!self.orders.is_empty() && self.tiers.boards(tier) <= self.order_limit)
-            .then(|| self.symmetries.classes(x as usize, o as usize) * 2)
+            .then(|| self.symmetries.classes(a as usize, b as usize) * sides)
     }
 
+    /// The images of `p` under the 16 operations: its board's images under the eight
+    /// symmetries, and their colour swaps with the other side to move.
     fn orbit_size(&self, p: TierPosition) -> u64 {
         if !self.symmetric {
             return 1;
         }
-        self.symmetries.orbit(self.decode(p).0)
+        2 * self.symmetries.orbit(self.decode(p).0)
     }
 
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
-        if let Some(o) = self.order(p.tier) {
-            return Some(p.position >> 1 < o.count());
+        if !self.symmetric {
+            return Some(true);
         }
-        let (b, _) = self.decode(p);
-        Some(!self.symmetric || self.symmetries.is_canonical(b))
+        if let Some(o) = self.order(p.tier) {
+            let sides = match self.tiers.counts(p.tier) {
+                Some((a, b)) if a == b => 1,
+                _ => 2,
+            };
+            return Some(p.position < o.count() * sides);
+        }
+        let (b, side) = self.decode(p);
+        Some(self.canonical_of(b, side) == (b, side))
     }
 }
 
