@@ -29,7 +29,8 @@
 //! tier's boards are numbered canonical ones first (`order`), so the solver's question
 //! "is this index canonical?" is a comparison and the solver and the database need
 //! only a tier's first `canonical_prefix` indices; that numbering is the module's
-//! `index_version` 2 (on 5x5, in tiers of at most 2^27 boards: `ORDER_LIMIT`).
+//! `index_version` 2 (on 5x5 numbered by blank patterns, `pattern`, built in
+//! milliseconds for any tier).
 //! `orbit_size` says how many positions a canonical one stands for (`analyze
 //! --every-position`): twice its board's images.
 //!
@@ -41,6 +42,7 @@ pub mod board;
 mod distinct;
 pub mod moves;
 pub mod order;
+pub mod pattern;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
@@ -55,6 +57,7 @@ use gamesman_plugin_api::{
 };
 use moves::Status;
 use order::CanonicalFirst;
+use pattern::PatternOrder;
 use rank::{Tables, TierRanker};
 use std::sync::OnceLock;
 
@@ -68,13 +71,6 @@ use tiers::Tiers;
 /// 4x4 with one thread: 72.6 s of CPU without, about 17 s with).
 const SYMMETRY: bool = true;
 
-/// Tiers of at most this many boards are numbered canonical boards first: every tier
-/// of 3x3 and 4x4, and on 5x5 those with at most 1 blank (the largest, (12, 12) with
-/// one blank, has 67.6 M) or at least 22. Larger tiers keep rank order: building their
-/// numbering takes seconds per 10^8 boards, so with 2- and 3-blank tiers included
-/// (up to 1.62 G boards) a sampled `validate` of 5x5 ran for more than ten minutes.
-const ORDER_LIMIT: u64 = 1 << 27;
-
 /// Quixo on one board size.
 pub struct Quixo {
     geo: Geometry,
@@ -82,11 +78,12 @@ pub struct Quixo {
     tiers: Tiers,
     symmetries: Symmetries,
     symmetric: bool,
-    /// Per tier number, its canonical-first numbering, built on first use; empty when
-    /// boards are numbered by rank (no symmetry).
+    /// 3x3 and 4x4: per tier number, its canonical-first numbering (`order`), built on
+    /// first use; empty on 5x5 and when boards are numbered by rank (no symmetry).
     orders: Vec<OnceLock<CanonicalFirst>>,
-    /// Tiers of more boards keep rank order (`ORDER_LIMIT`).
-    order_limit: u64,
+    /// 5x5: per tier number, its numbering by blank patterns (`pattern`), built on
+    /// first use; empty on smaller boards and without symmetry.
+    patterns: Vec<OnceLock<PatternOrder>>,
 }
 
 /// The side to move stored in the low bit of a position's index.
@@ -165,31 +162,40 @@ impl Quixo {
         <Self as Game>::new(variant).expect("a variant of quixo")
     }
 
-    /// The game with canonical-first numbering only in tiers of at most `limit`
-    /// boards, for tests that sample large tiers (building a numbering walks its whole
-    /// tier): a numbering of its own, not the database's.
-    pub fn with_order_limit(variant: &str, limit: u64) -> Self {
-        Quixo {
-            order_limit: limit,
-            ..Self::new_for_tests(variant)
-        }
-    }
-
     /// The board geometry.
     pub fn geometry(&self) -> &Geometry {
         &self.geo
     }
 
-    /// The canonical-first numbering of tier `t`'s boards, where boards are numbered so.
+    /// The canonical-first numbering of tier `t`'s boards on 3x3 and 4x4.
     #[inline(always)]
     fn order(&self, t: Tier) -> Option<&CanonicalFirst> {
         let slot = self.orders.get(t.0 as usize)?;
-        if slot.get().is_none() && self.tiers.boards(t) > self.order_limit {
-            return None;
-        }
         Some(slot.get_or_init(|| {
             CanonicalFirst::new(&self.tables, self.tiers.ranker(t), &self.symmetries)
         }))
+    }
+
+    /// The numbering of tier `t`'s boards by blank patterns on 5x5.
+    #[inline(always)]
+    fn pattern(&self, t: Tier) -> Option<&PatternOrder> {
+        let slot = self.patterns.get(t.0 as usize)?;
+        Some(slot.get_or_init(|| {
+            let (a, b) = self.tiers.counts(t).expect("a valid Quixo tier");
+            let w = self.tables.wide();
+            PatternOrder::new(w, &self.symmetries, self.geo.cells, a as usize, b as usize)
+        }))
+    }
+
+    /// The canonical boards of tier `t` first, where the numbering says so.
+    fn ordered(&self) -> bool {
+        !self.orders.is_empty() || !self.patterns.is_empty()
+    }
+
+    /// The bytes kept by the numbering of tier `t`, which this builds (5x5 only; for
+    /// measurements).
+    pub fn numbering_bytes(&self, t: Tier) -> Option<usize> {
+        self.pattern(t).map(PatternOrder::bytes)
     }
 
     /// The board and side to move of `p`.
@@ -198,11 +204,15 @@ impl Quixo {
         let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
         let ranker = self.tiers.ranker(p.tier);
         let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
-        let r = match self.order(p.tier) {
-            Some(o) => o.rank(i),
-            None => i,
+        let board = if let Some(po) = self.pattern(p.tier) {
+            po.unindex(self.tables.wide(), i)
+        } else {
+            let r = match self.order(p.tier) {
+                Some(o) => o.rank(i),
+                None => i,
+            };
+            ranker.unrank(&self.tables, r)
         };
-        let board = ranker.unrank(&self.tables, r);
         (if swapped { board.swapped() } else { board }, side)
     }
 
@@ -261,6 +271,9 @@ impl Quixo {
         b: Board,
         canonical: impl FnOnce() -> bool,
     ) -> u64 {
+        if let Some(po) = self.pattern(t) {
+            return po.index(self.tables.wide(), b, canonical());
+        }
         let rank = r.rank(&self.tables, b);
         match self.order(t) {
             Some(o) => o.index(rank, canonical()),
@@ -347,13 +360,10 @@ impl Game for Quixo {
         // Canonical-first numbering on every size: 5.6 bytes a board at most on 3x3
         // and 4x4, 0.19 on 5x5 (no index-to-rank table there), built for a tier when
         // it is first used.
-        let orders = if SYMMETRY {
-            (0..(geo.cells + 1) * (geo.cells + 1))
-                .map(|_| OnceLock::new())
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let n = if SYMMETRY { (geo.cells + 1) * (geo.cells + 1) } else { 0 };
+        let (small, wide) = if geo.cells <= 16 { (n, 0) } else { (0, n) };
+        let orders = (0..small).map(|_| OnceLock::new()).collect();
+        let patterns = (0..wide).map(|_| OnceLock::new()).collect();
         Ok(Quixo {
             symmetries: Symmetries::new(side),
             symmetric: SYMMETRY,
@@ -361,7 +371,7 @@ impl Game for Quixo {
             tables,
             tiers,
             orders,
-            order_limit: ORDER_LIMIT,
+            patterns,
         })
     }
 
@@ -664,10 +674,11 @@ impl Game for Quixo {
     }
 
     /// 2: tiers hold both colour orientations, boards numbered canonical ones first
-    /// (`order`) in tiers of at most `ORDER_LIMIT` boards. (1: one orientation per
-    /// tier, numbered so; 0: every tier in rank order.)
+    /// (`order` on 3x3 and 4x4, `pattern` on 5x5, every tier). (1: one orientation
+    /// per tier, numbered so, 5x5 only in tiers of at most 2^27 boards; 0: every tier
+    /// in rank order.)
     fn index_version(&self) -> u32 {
-        if self.orders.is_empty() {
+        if !self.ordered() {
             0
         } else {
             2
@@ -679,7 +690,7 @@ impl Game for Quixo {
     fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
         let (a, b) = self.tiers.counts(tier)?;
         let sides = if a == b { 1 } else { 2 };
-        (!self.orders.is_empty() && self.tiers.boards(tier) <= self.order_limit)
+        self.ordered()
             .then(|| self.symmetries.classes(a as usize, b as usize) * sides)
     }
 
@@ -697,12 +708,16 @@ impl Game for Quixo {
         if !self.symmetric {
             return Some(true);
         }
-        if let Some(o) = self.order(p.tier) {
+        let count = match self.pattern(p.tier) {
+            Some(po) => Some(po.count()),
+            None => self.order(p.tier).map(CanonicalFirst::count),
+        };
+        if let Some(count) = count {
             let sides = match self.tiers.counts(p.tier) {
                 Some((a, b)) if a == b => 1,
                 _ => 2,
             };
-            return Some(p.position < o.count() * sides);
+            return Some(p.position < count * sides);
         }
         let (b, side) = self.decode(p);
         Some(self.canonical_of(b, side) == (b, side))
