@@ -39,6 +39,7 @@
 //! hot paths (`primitive`, `canonical_position`, `children`, `parents`).
 
 pub mod board;
+mod cache;
 mod distinct;
 pub mod moves;
 pub mod order;
@@ -56,6 +57,7 @@ use gamesman_plugin_api::{
     VariantInfo,
 };
 use moves::Status;
+use cache::Cache;
 use order::CanonicalFirst;
 use pattern::PatternOrder;
 use rank::{Tables, TierRanker};
@@ -81,10 +83,16 @@ pub struct Quixo {
     /// 3x3 and 4x4: per tier number, its canonical-first numbering (`order`), built on
     /// first use; empty on 5x5 and when boards are numbered by rank (no symmetry).
     orders: Vec<OnceLock<CanonicalFirst>>,
-    /// 5x5: per tier number, its numbering by blank patterns (`pattern`), built on
-    /// first use; empty on smaller boards and without symmetry.
-    patterns: Vec<OnceLock<PatternOrder>>,
+    /// 5x5: the tiers' numberings by blank patterns (`pattern`), built on first use
+    /// and kept within `PATTERN_BUDGET` bytes (`cache`); `None` on smaller boards and
+    /// without symmetry.
+    patterns: Option<Cache>,
 }
+
+/// The bytes of 5x5 numberings kept besides the few each thread holds: the largest
+/// with 3 blanks takes 5 MB, the middle tiers' up to 46 MB (a tier, its children and
+/// parents fit, as a sampled `validate` and the solver touch them).
+const PATTERN_BUDGET: usize = 512 << 20;
 
 /// The side to move stored in the low bit of a position's index.
 #[inline(always)]
@@ -176,26 +184,33 @@ impl Quixo {
         }))
     }
 
-    /// The numbering of tier `t`'s boards by blank patterns on 5x5.
+    /// `f` of the numbering of tier `t`'s boards by blank patterns, on 5x5 (`None`
+    /// on other sizes).
     #[inline(always)]
-    fn pattern(&self, t: Tier) -> Option<&PatternOrder> {
-        let slot = self.patterns.get(t.0 as usize)?;
-        Some(slot.get_or_init(|| {
+    fn with_pattern<R>(&self, t: Tier, f: impl FnOnce(&PatternOrder) -> R) -> Option<R> {
+        let cache = self.patterns.as_ref()?;
+        let build = || {
             let (a, b) = self.tiers.counts(t).expect("a valid Quixo tier");
             let w = self.tables.wide();
             PatternOrder::new(w, &self.symmetries, self.geo.cells, a as usize, b as usize)
-        }))
+        };
+        Some(cache.with(t.0, build, f))
     }
 
-    /// The canonical boards of tier `t` first, where the numbering says so.
+    /// Whether boards are numbered canonical ones first.
     fn ordered(&self) -> bool {
-        !self.orders.is_empty() || !self.patterns.is_empty()
+        !self.orders.is_empty() || self.patterns.is_some()
     }
 
     /// The bytes kept by the numbering of tier `t`, which this builds (5x5 only; for
     /// measurements).
     pub fn numbering_bytes(&self, t: Tier) -> Option<usize> {
-        self.pattern(t).map(PatternOrder::bytes)
+        self.with_pattern(t, PatternOrder::bytes)
+    }
+
+    /// The bytes of the 5x5 numberings kept in the shared cache (for measurements).
+    pub fn numberings_kept(&self) -> usize {
+        self.patterns.as_ref().map_or(0, Cache::bytes)
     }
 
     /// The board and side to move of `p`.
@@ -204,8 +219,10 @@ impl Quixo {
         let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
         let ranker = self.tiers.ranker(p.tier);
         let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
-        let board = if let Some(po) = self.pattern(p.tier) {
-            po.unindex(self.tables.wide(), i)
+        let board = if let Some(b) =
+            self.with_pattern(p.tier, |po| po.unindex(self.tables.wide(), i))
+        {
+            b
         } else {
             let r = match self.order(p.tier) {
                 Some(o) => o.rank(i),
@@ -271,8 +288,10 @@ impl Quixo {
         b: Board,
         canonical: impl FnOnce() -> bool,
     ) -> u64 {
-        if let Some(po) = self.pattern(t) {
-            return po.index(self.tables.wide(), b, canonical());
+        if self.patterns.is_some() {
+            let canonical = canonical();
+            let index = self.with_pattern(t, |po| po.index(self.tables.wide(), b, canonical));
+            return index.expect("a 5x5 numbering");
         }
         let rank = r.rank(&self.tables, b);
         match self.order(t) {
@@ -363,7 +382,7 @@ impl Game for Quixo {
         let n = if SYMMETRY { (geo.cells + 1) * (geo.cells + 1) } else { 0 };
         let (small, wide) = if geo.cells <= 16 { (n, 0) } else { (0, n) };
         let orders = (0..small).map(|_| OnceLock::new()).collect();
-        let patterns = (0..wide).map(|_| OnceLock::new()).collect();
+        let patterns = (wide > 0).then(|| Cache::new(PATTERN_BUDGET));
         Ok(Quixo {
             symmetries: Symmetries::new(side),
             symmetric: SYMMETRY,
@@ -708,8 +727,8 @@ impl Game for Quixo {
         if !self.symmetric {
             return Some(true);
         }
-        let count = match self.pattern(p.tier) {
-            Some(po) => Some(po.count()),
+        let count = match self.with_pattern(p.tier, PatternOrder::count) {
+            Some(c) => Some(c),
             None => self.order(p.tier).map(CanonicalFirst::count),
         };
         if let Some(count) = count {

@@ -30,15 +30,35 @@ const ALL: u8 = 1;
 /// The smallest, fixed by a symmetry: the canonical boards are marked in `bits`.
 const SOME: u8 = 2;
 
-/// One blank pattern of a tier.
+/// One blank pattern of a tier, in 8 bytes: the canonical boards in the patterns
+/// before it (36 bits: a tier has fewer than 2^36 boards), for `SOME` the first word
+/// of its bits (26 bits), and its kind (2 bits).
 #[derive(Clone, Copy, Debug, Default)]
-struct Pattern {
+struct Pattern(u64);
+
+impl Pattern {
+    fn new(before: u64, word: u64, kind: u8) -> Pattern {
+        assert!(before < 1 << 36 && word < 1 << 26, "a pattern of a 5x5 tier");
+        Pattern(before | word << 36 | (kind as u64) << 62)
+    }
+
     /// Canonical boards in the patterns before this one.
-    before: u64,
+    #[inline(always)]
+    fn before(self) -> u64 {
+        self.0 & ((1 << 36) - 1)
+    }
+
     /// `SOME`: the first word of this pattern's bits.
-    word: u32,
+    #[inline(always)]
+    fn word(self) -> u64 {
+        self.0 >> 36 & ((1 << 26) - 1)
+    }
+
     /// `NONE`, `ALL` or `SOME`.
-    kind: u8,
+    #[inline(always)]
+    fn kind(self) -> u8 {
+        (self.0 >> 62) as u8
+    }
 }
 
 /// The canonical-first numbering of the boards with `xs` X and `os` O cubes on 25
@@ -96,15 +116,12 @@ impl PatternOrder {
                     nfixing += 1;
                 }
             }
-            let mut pattern = Pattern {
-                before: count,
-                word: 0,
-                kind,
-            };
+            let before = count;
+            let mut word = 0;
             match kind {
                 ALL => count += per,
                 SOME => {
-                    pattern.word = u32::try_from(bits.len()).expect("bits of a tier");
+                    word = bits.len() as u64;
                     let start = bits.len();
                     bits.resize(start + words, 0);
                     let occupied = full & !blank;
@@ -126,7 +143,7 @@ impl PatternOrder {
             if kind != NONE {
                 with.push(p as u32);
             }
-            patterns.push(pattern);
+            patterns.push(Pattern::new(before, word, kind));
             blank = next_combination(blank, cells as u32).unwrap_or(0);
         }
         let mut ones = Vec::with_capacity(bits.len() + 1);
@@ -164,7 +181,7 @@ impl PatternOrder {
 
     /// The bytes this numbering keeps.
     pub fn bytes(&self) -> usize {
-        self.patterns.len() * std::mem::size_of::<Pattern>()
+        self.patterns.len() * 8
             + self.with.len() * 4
             + self.bits.len() * 8
             + self.ones.len() * 4
@@ -173,14 +190,14 @@ impl PatternOrder {
 
     /// Canonical boards of pattern `p` with a placement below `j`.
     #[inline(always)]
-    fn canonical_below(&self, p: &Pattern, j: u64) -> u64 {
-        p.before
-            + match p.kind {
+    fn canonical_below(&self, p: Pattern, j: u64) -> u64 {
+        p.before()
+            + match p.kind() {
                 ALL => j,
                 SOME => {
-                    let w = p.word as usize + (j >> 6) as usize;
+                    let w = p.word() as usize + (j >> 6) as usize;
                     let low = self.bits[w] & ((1u64 << (j & 63)) - 1);
-                    (self.ones[w] - self.ones[p.word as usize]) as u64 + low.count_ones() as u64
+                    (self.ones[w] - self.ones[p.word() as usize]) as u64 + low.count_ones() as u64
                 }
                 _ => 0,
             }
@@ -193,7 +210,7 @@ impl PatternOrder {
         let occupied = b.x | b.o;
         let p = t.colex_rank(self.full & !occupied);
         let j = t.colex_rank(t.extract(b.x, occupied));
-        let below = self.canonical_below(&self.patterns[p as usize], j);
+        let below = self.canonical_below(self.patterns[p as usize], j);
         if canonical {
             below
         } else {
@@ -224,17 +241,17 @@ impl PatternOrder {
         }
         let at = self
             .with
-            .partition_point(|&p| self.patterns[p as usize].before <= i)
+            .partition_point(|&p| self.patterns[p as usize].before() <= i)
             - 1;
         let p = self.with[at] as u64;
-        let pattern = &self.patterns[p as usize];
-        let local = i - pattern.before;
-        let j = match pattern.kind {
+        let pattern = self.patterns[p as usize];
+        let local = i - pattern.before();
+        let j = match pattern.kind() {
             ALL => local,
             _ => {
                 // The canonical bit number `g` of `bits`, from the word of the 64th
                 // one before it, forward to its word.
-                let g = self.ones[pattern.word as usize] as u64 + local;
+                let g = self.ones[pattern.word() as usize] as u64 + local;
                 let mut w = self.sample[(g >> 6) as usize] as usize;
                 while self.ones[w + 1] as u64 <= g {
                     w += 1;
@@ -243,7 +260,7 @@ impl PatternOrder {
                 for _ in 0..g - self.ones[w] as u64 {
                     word &= word - 1;
                 }
-                (w - pattern.word as usize) as u64 * 64 + word.trailing_zeros() as u64
+                (w - pattern.word() as usize) as u64 * 64 + word.trailing_zeros() as u64
             }
         };
         self.board(t, p, j)
@@ -252,7 +269,7 @@ impl PatternOrder {
     /// The `k`-th board that is not canonical (play and text only).
     #[inline(never)]
     fn other(&self, t: &WideTables, k: u64) -> Board {
-        let others_before = |p: usize| p as u64 * self.per - self.patterns[p].before;
+        let others_before = |p: usize| p as u64 * self.per - self.patterns[p].before();
         let (mut lo, mut hi) = (0usize, self.patterns.len());
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
@@ -262,11 +279,11 @@ impl PatternOrder {
                 hi = mid;
             }
         }
-        let pattern = &self.patterns[lo];
+        let pattern = self.patterns[lo];
         let mut rest = k - others_before(lo);
-        let j = match pattern.kind {
+        let j = match pattern.kind() {
             SOME => {
-                let mut w = pattern.word as usize;
+                let mut w = pattern.word() as usize;
                 loop {
                     let zeros = 64 - self.bits[w].count_ones() as u64;
                     if rest < zeros {
@@ -279,7 +296,7 @@ impl PatternOrder {
                 for _ in 0..rest {
                     zeros &= zeros - 1;
                 }
-                (w - pattern.word as usize) as u64 * 64 + zeros.trailing_zeros() as u64
+                (w - pattern.word() as usize) as u64 * 64 + zeros.trailing_zeros() as u64
             }
             _ => rest,
         };
