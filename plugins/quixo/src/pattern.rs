@@ -283,15 +283,21 @@ impl PatternOrder {
         let mut rest = k - others_before(lo);
         let j = match pattern.kind() {
             SOME => {
-                let mut w = pattern.word() as usize;
-                loop {
-                    let zeros = 64 - self.bits[w].count_ones() as u64;
-                    if rest < zeros {
-                        break;
+                // The last word of the pattern with at most `rest` zeros before it.
+                let w0 = pattern.word() as usize;
+                let zeros_before =
+                    |w: usize| (w - w0) as u64 * 64 - (self.ones[w] - self.ones[w0]) as u64;
+                let (mut lo, mut hi) = (w0, w0 + self.per.div_ceil(64) as usize);
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    if zeros_before(mid) <= rest {
+                        lo = mid;
+                    } else {
+                        hi = mid;
                     }
-                    rest -= zeros;
-                    w += 1;
                 }
+                let w = lo;
+                rest -= zeros_before(w);
                 let mut zeros = !self.bits[w];
                 for _ in 0..rest {
                     zeros &= zeros - 1;
