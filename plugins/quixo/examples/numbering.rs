@@ -40,9 +40,20 @@ fn main() {
         s5 += s;
         println!("5x5 endgame {blanks}: canonical positions {e5} (8 symmetries), {s5} (and the colour swap)");
     }
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a number"))
+        .collect();
     let pairs: Vec<(u64, u64)> = if args.is_empty() {
-        vec![(12, 13), (12, 12), (11, 12), (11, 11), (10, 10), (8, 9), (6, 7)]
+        vec![
+            (12, 13),
+            (12, 12),
+            (11, 12),
+            (11, 11),
+            (10, 10),
+            (8, 9),
+            (6, 7),
+        ]
     } else {
         args.chunks(2).map(|c| (c[0], c[1])).collect()
     };

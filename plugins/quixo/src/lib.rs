@@ -50,6 +50,7 @@ pub mod tiers;
 pub mod wide;
 
 use board::{Board, Geometry, Side};
+use cache::Cache;
 use distinct::Distinct;
 use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Token};
 use gamesman_plugin_api::{
@@ -57,7 +58,6 @@ use gamesman_plugin_api::{
     VariantInfo,
 };
 use moves::Status;
-use cache::Cache;
 use order::CanonicalFirst;
 use pattern::PatternOrder;
 use rank::{Tables, TierRanker};
@@ -219,17 +219,16 @@ impl Quixo {
         let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
         let ranker = self.tiers.ranker(p.tier);
         let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
-        let board = if let Some(b) =
-            self.with_pattern(p.tier, |po| po.unindex(self.tables.wide(), i))
-        {
-            b
-        } else {
-            let r = match self.order(p.tier) {
-                Some(o) => o.rank(i),
-                None => i,
+        let board =
+            if let Some(b) = self.with_pattern(p.tier, |po| po.unindex(self.tables.wide(), i)) {
+                b
+            } else {
+                let r = match self.order(p.tier) {
+                    Some(o) => o.rank(i),
+                    None => i,
+                };
+                ranker.unrank(&self.tables, r)
             };
-            ranker.unrank(&self.tables, r)
-        };
         (if swapped { board.swapped() } else { board }, side)
     }
 
@@ -379,7 +378,11 @@ impl Game for Quixo {
         // Canonical-first numbering on every size: 5.6 bytes a board at most on 3x3
         // and 4x4, 0.19 on 5x5 (no index-to-rank table there), built for a tier when
         // it is first used.
-        let n = if SYMMETRY { (geo.cells + 1) * (geo.cells + 1) } else { 0 };
+        let n = if SYMMETRY {
+            (geo.cells + 1) * (geo.cells + 1)
+        } else {
+            0
+        };
         let (small, wide) = if geo.cells <= 16 { (n, 0) } else { (0, n) };
         let orders = (0..small).map(|_| OnceLock::new()).collect();
         let patterns = (wide > 0).then(|| Cache::new(PATTERN_BUDGET));
@@ -658,7 +661,10 @@ impl Game for Quixo {
                 let (x, o) = (c.x.count_ones(), c.o.count_ones());
                 let t = self.tiers.tier(x, o);
                 let r = self.tiers.ranker(t);
-                out.push(TierPosition::new(t, self.canonical_index(t, r, c, s, x == o)));
+                out.push(TierPosition::new(
+                    t,
+                    self.canonical_index(t, r, c, s, x == o),
+                ));
             }
         });
         true

@@ -38,7 +38,10 @@ struct Pattern(u64);
 
 impl Pattern {
     fn new(before: u64, word: u64, kind: u8) -> Pattern {
-        assert!(before < 1 << 36 && word < 1 << 26, "a pattern of a 5x5 tier");
+        assert!(
+            before < 1 << 36 && word < 1 << 26,
+            "a pattern of a 5x5 tier"
+        );
         Pattern(before | word << 36 | (kind as u64) << 62)
     }
 
@@ -321,7 +324,10 @@ mod tests {
         let t = WideTables::new();
         for (side, tiers) in [
             (3, vec![(0, 0), (2, 1), (3, 3), (4, 5), (9, 0), (1, 1)]),
-            (5, vec![(0, 0), (1, 0), (2, 1), (3, 3), (20, 4), (12, 13), (11, 12)]),
+            (
+                5,
+                vec![(0, 0), (1, 0), (2, 1), (3, 3), (20, 4), (12, 13), (11, 12)],
+            ),
         ] {
             let s = Symmetries::new(side);
             let cells = side * side;

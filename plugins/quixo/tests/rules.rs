@@ -246,10 +246,7 @@ fn the_colour_swap_is_a_symmetry_inside_a_tier() {
         assert!(x < o || (x == o && side == "X"), "{ct}");
         assert_eq!(g.orbit_size(p), g.orbit_size(q));
     }
-    assert_eq!(
-        g.primitive(pos(&g, "OOOO/XX--/X---/----:X")),
-        Value::LOSE
-    );
+    assert_eq!(g.primitive(pos(&g, "OOOO/XX--/X---/----:X")), Value::LOSE);
 }
 
 #[test]
@@ -275,7 +272,12 @@ fn orbits_of_canonical_positions_cover_every_tier() {
             }
             assert_eq!(covered, g.tier_size(t), "{v} {}", g.tier_name(t));
             // The canonical ones come first.
-            assert_eq!(g.canonical_prefix(t), Some(canonical), "{v} {}", g.tier_name(t));
+            assert_eq!(
+                g.canonical_prefix(t),
+                Some(canonical),
+                "{v} {}",
+                g.tier_name(t)
+            );
         }
     }
 }
