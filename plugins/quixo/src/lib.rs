@@ -9,30 +9,27 @@
 //! Swapping the colours of every cube and the side to move is a symmetry of the game
 //! (the value, for the player to move, is the same), so a tier is an unordered pair of
 //! cube counts {a, b} (`tiers`, a <= b, named as GamesmanOne names the boards (a X,
-//! b O)) and holds the boards (a, b) and (b, a), both sides to move: 4x4 has 81 tiers
-//! (GamesmanOne's 153 boards classes, paired) and 2 * 3^16 = 86,093,442 positions. With
-//! `n` boards (a, b), numbered `i` (`rank`, `order`), a tier's positions are: for
-//! a < b, `2 * i + side` for boards (a, b) and `2 * n + 2 * i + side` for the colour
-//! swap of board `i` (side 0 if X is to move, 1 if O); for a = b, `side * n + i`. Moves are written `a1-d1`: the cell the cube is
-//! taken from, then the end where it is pushed in. Positions are written as the cells
-//! row by row from the top, rows separated by `/`, then `:` and the side to move, e.g.
+//! b O)) and holds the boards (a, b) and (b, a), both sides to move (`layout`): 4x4
+//! has 81 tiers (GamesmanOne's 153 classes of boards, paired) and 2 * 3^16 =
+//! 86,093,442 positions. Moves are written `a1-d1`: the cell the cube is taken from,
+//! then the end where it is pushed in. Positions are written as the cells row by row
+//! from the top, rows separated by `/`, then `:` and the side to move, e.g.
 //! `X---/-O--/----/----:X`.
 //!
 //! Positions equal under the square's eight symmetries and the colour swap (16
 //! operations) are merged (`symmetry`): on 4x4 the eight symmetries cut the solve from
-//! 72.6 s to about 17 s of CPU. A canonical position has at most as many X cubes as O
-//! (X to move when they are equal) and the canonical board of its eight images: so a
-//! tier's canonical positions are the canonical boards (a, b), both sides to move
-//! (X to move only when a = b). `children` and `parents`
-//! return canonical positions, each once (`distinct`), and say so
-//! (`fast_paths_canonical`), so the host takes them as they are. On every size a
-//! tier's boards are numbered canonical ones first (`order`), so the solver's question
-//! "is this index canonical?" is a comparison and the solver and the database need
-//! only a tier's first `canonical_prefix` indices; that numbering is the module's
-//! `index_version` 2 (on 5x5 numbered by blank patterns, `pattern`, built in
-//! milliseconds for any tier).
-//! `orbit_size` says how many positions a canonical one stands for (`analyze
-//! --every-position`): twice its board's images.
+//! 72.6 s to about 17 s of CPU, the colour swap from 10.3 s to 6.2 s. A canonical
+//! position has at most as many X cubes as O (X to move when they are equal) and the
+//! canonical board of its eight images: so a tier's canonical positions are its
+//! canonical boards (a, b), both sides to move (X only when a = b). `children` and
+//! `parents` return canonical positions, each once (`distinct`), and say so
+//! (`fast_paths_canonical`), so the host takes them as they are. A tier's boards are
+//! numbered canonical ones first (`order` on 3x3 and 4x4, `pattern` by blank patterns
+//! on 5x5, built in under a second for any tier and kept within a budget, `cache`), so
+//! the solver's question "is this index canonical?" is a comparison and the solver
+//! and the database need only a tier's first `canonical_prefix` indices; that is the
+//! module's `index_version` 2. `orbit_size` says how many positions a canonical one
+//! stands for (`analyze --every-position`): twice its board's images.
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
@@ -41,6 +38,7 @@
 pub mod board;
 mod cache;
 mod distinct;
+mod layout;
 pub mod moves;
 pub mod order;
 pub mod pattern;
@@ -57,6 +55,7 @@ use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
 };
+use layout::{join_index, oriented, side_bit, side_of, split_index};
 use moves::Status;
 use order::CanonicalFirst;
 use pattern::PatternOrder;
@@ -94,25 +93,6 @@ pub struct Quixo {
 /// parents fit, as a sampled `validate` and the solver touch them).
 const PATTERN_BUDGET: usize = 512 << 20;
 
-/// The side to move stored in the low bit of a position's index.
-#[inline(always)]
-fn side_of(index: u64) -> Side {
-    if index & 1 == 0 {
-        Side::X
-    } else {
-        Side::O
-    }
-}
-
-/// The low bit of a position's index for `side` to move.
-#[inline(always)]
-fn side_bit(side: Side) -> u64 {
-    match side {
-        Side::X => 0,
-        Side::O => 1,
-    }
-}
-
 /// A board as one number, for `Distinct`.
 #[inline(always)]
 fn key(b: Board) -> u64 {
@@ -122,46 +102,6 @@ fn key(b: Board) -> u64 {
 /// An undo move: the move undone, and whether the cube it took was blank.
 fn undo_code(slide: usize, from_blank: bool) -> UndoMove {
     UndoMove(slide as u64 | (from_blank as u64) << 16)
-}
-
-/// A position of a tier with `n` boards (a, b), `same` when a = b: the number `i` of
-/// its board (of the colour swap of its board when `swapped`) and the side to move.
-#[inline(always)]
-fn split_index(position: u64, same: bool, n: u64) -> (u64, Side, bool) {
-    if same {
-        if position < n {
-            (position, Side::X, false)
-        } else {
-            (position - n, Side::O, false)
-        }
-    } else if position < 2 * n {
-        (position >> 1, side_of(position), false)
-    } else {
-        let q = position - 2 * n;
-        (q >> 1, side_of(q), true)
-    }
-}
-
-/// The inverse of `split_index`.
-#[inline(always)]
-fn join_index(i: u64, side: Side, swapped: bool, same: bool, n: u64) -> u64 {
-    if same {
-        side_bit(side) * n + i
-    } else {
-        (swapped as u64) * 2 * n + i * 2 + side_bit(side)
-    }
-}
-
-/// `b` and `side` in the orientation a tier keeps first: at most as many X cubes as
-/// O, X to move when they are equal (the colour swap otherwise).
-#[inline(always)]
-fn oriented(b: Board, side: Side) -> (Board, Side) {
-    let (x, o) = (b.x.count_ones(), b.o.count_ones());
-    if x > o || (x == o && side == Side::O) {
-        (b.swapped(), side.other())
-    } else {
-        (b, side)
-    }
 }
 
 impl Quixo {
