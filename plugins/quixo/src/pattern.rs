@@ -259,11 +259,8 @@ impl PatternOrder {
                 while self.ones[w + 1] as u64 <= g {
                     w += 1;
                 }
-                let mut word = self.bits[w];
-                for _ in 0..g - self.ones[w] as u64 {
-                    word &= word - 1;
-                }
-                (w - pattern.word() as usize) as u64 * 64 + word.trailing_zeros() as u64
+                let bit = select(self.bits[w], (g - self.ones[w] as u64) as u32);
+                (w - pattern.word() as usize) as u64 * 64 + bit as u64
             }
         };
         self.board(t, p, j)
@@ -301,11 +298,8 @@ impl PatternOrder {
                 }
                 let w = lo;
                 rest -= zeros_before(w);
-                let mut zeros = !self.bits[w];
-                for _ in 0..rest {
-                    zeros &= zeros - 1;
-                }
-                (w - pattern.word() as usize) as u64 * 64 + zeros.trailing_zeros() as u64
+                let bit = select(!self.bits[w], rest as u32);
+                (w - pattern.word() as usize) as u64 * 64 + bit as u64
             }
             _ => rest,
         };
@@ -314,10 +308,43 @@ impl PatternOrder {
     }
 }
 
+/// The place of the `k`-th set bit of `word` (which has more than `k`): whole 16-bit
+/// chunks skipped by their counts, then at most 15 bits cleared.
+#[inline(always)]
+fn select(mut word: u64, mut k: u32) -> u32 {
+    let mut base = 0;
+    loop {
+        let ones = (word & 0xffff).count_ones();
+        if k < ones {
+            break;
+        }
+        k -= ones;
+        word >>= 16;
+        base += 16;
+    }
+    for _ in 0..k {
+        word &= word - 1;
+    }
+    base + word.trailing_zeros()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rank::multinomial;
+
+    #[test]
+    fn select_finds_the_kth_set_bit() {
+        let mut seed = 9u64;
+        for _ in 0..1000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let word = seed ^ seed << 17;
+            let places: Vec<u32> = (0..64).filter(|&b| word >> b & 1 == 1).collect();
+            for (k, &place) in places.iter().enumerate() {
+                assert_eq!(select(word, k as u32), place);
+            }
+        }
+    }
 
     #[test]
     fn indices_are_a_permutation_with_canonical_boards_first() {

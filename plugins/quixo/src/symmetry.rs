@@ -27,6 +27,8 @@ pub struct Symmetries {
     wide: Vec<[[u32; 256]; 4]>,
     /// The cycles of each symmetry's permutation of the cells, as their lengths.
     cycles: Vec<Vec<usize>>,
+    /// Every cell.
+    full: u32,
 }
 
 /// Swaps the bits of `v` selected by `mask` with those `shift` places above them.
@@ -108,6 +110,7 @@ impl Symmetries {
             bytes: Vec::new(),
             wide: Vec::new(),
             cycles,
+            full: ((1u64 << (n * n)) - 1) as u32,
         };
         if side == 4 {
             sym.bytes = (1..8)
@@ -261,6 +264,17 @@ impl Symmetries {
     #[inline(always)]
     fn canonical_by_maps(&self, b: Board) -> Board {
         let occupied = b.x | b.o;
+        if occupied == self.full {
+            // No blanks: every image has them all occupied, and o decides.
+            let mut best_o = b.o;
+            for k in 1..8 {
+                best_o = best_o.min(self.wide_image(b.o, k));
+            }
+            return Board {
+                x: occupied & !best_o,
+                o: best_o,
+            };
+        }
         let (mut best_occ, mut best_o) = (occupied, b.o);
         for k in 1..8 {
             let iocc = self.wide_image(occupied, k);
@@ -384,6 +398,16 @@ mod tests {
                     .min_by_key(|i| (!(i.x | i.o), i.o))
                     .unwrap();
                 assert_eq!(s.canonical(b), slow);
+                // The same board without blanks (X on them): o alone decides.
+                let full = Board {
+                    x: ((1u64 << (side * side)) - 1) as u32 & !b.o,
+                    o: b.o,
+                };
+                let slow_full = (0..8)
+                    .map(|k| s.image(full, k))
+                    .min_by_key(|i| i.o)
+                    .unwrap();
+                assert_eq!(s.canonical(full), slow_full);
                 let mut images: Vec<Board> = (0..8).map(|k| s.image(b, k)).collect();
                 for &i in &images {
                     assert_eq!(s.is_canonical(i), i == slow);
