@@ -33,6 +33,31 @@ fn main() {
         s4 += s;
     }
     println!("4x4: canonical positions {e4} (8 symmetries), {s4} (and the colour swap)");
+    let g = Quixo::new_for_tests("5x5");
+    for blanks in 0..=3u64 {
+        let largest = (0..=(25 - blanks) / 2)
+            .map(|a| {
+                let t = Tier(a * 26 + 25 - blanks - a);
+                (
+                    g.canonical_prefix(t).unwrap(),
+                    g.tier_size(t),
+                    g.tier_name(t),
+                )
+            })
+            .max()
+            .unwrap();
+        println!(
+            "5x5 {blanks} blanks: largest tier {} ({} positions, {} canonical)",
+            largest.2, largest.1, largest.0
+        );
+    }
+    let (mut w8, mut w16) = (0, 0);
+    for blanks in 0..=25 {
+        let (e, s) = canonical(5, blanks);
+        w8 += e;
+        w16 += s;
+    }
+    println!("5x5 whole game: canonical positions {w8} (8 symmetries), {w16} (and the colour swap)");
     let (mut e5, mut s5) = (0, 0);
     for blanks in 0..=3 {
         let (e, s) = canonical(5, blanks);
