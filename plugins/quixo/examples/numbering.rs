@@ -57,7 +57,9 @@ fn main() {
         w8 += e;
         w16 += s;
     }
-    println!("5x5 whole game: canonical positions {w8} (8 symmetries), {w16} (and the colour swap)");
+    println!(
+        "5x5 whole game: canonical positions {w8} (8 symmetries), {w16} (and the colour swap)"
+    );
     let (mut e5, mut s5) = (0, 0);
     for blanks in 0..=3 {
         let (e, s) = canonical(5, blanks);
