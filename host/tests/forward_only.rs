@@ -96,7 +96,7 @@ fn mtttier_both_variants() {
 
 #[test]
 fn quixo_3x3() {
-    assert!(both_ways("quixo", "3x3", 55).ends_with("win in 7"));
+    assert!(both_ways("quixo", "3x3", 30).ends_with("win in 7"));
 }
 
 #[test]

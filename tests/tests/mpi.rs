@@ -259,7 +259,7 @@ fn one_rank_or_no_launcher_is_one_process() {
         out.describe()
     );
     assert!(
-        out.stdout.contains("55 tiers (55 solved now"),
+        out.stdout.contains("30 tiers (30 solved now"),
         "{}",
         out.describe()
     );

@@ -6,46 +6,59 @@
 //! from). A row, column or long diagonal of one symbol wins; a move that completes a
 //! line of the opponent's symbol loses for its maker even if it completes their own.
 //!
-//! Tiers are (blanks, X cubes, O cubes) as GamesmanOne names them (`tiers`); a tier's
-//! positions are its boards, ranked densely (`rank`), times two sides to move:
-//! `index = rank * 2 + (0 if X is to move, 1 if O)`. 4x4 has 153 tiers and
-//! 2 * 3^16 = 86,093,442 positions. Moves are written `a1-d1`: the cell the cube is
-//! taken from, then the end where it is pushed in. Positions are written as the cells
-//! row by row from the top, rows separated by `/`, then `:` and the side to move, e.g.
+//! Swapping the colours of every cube and the side to move is a symmetry of the game
+//! (the value, for the player to move, is the same), so a tier is an unordered pair of
+//! cube counts {a, b} (`tiers`, a <= b, named as GamesmanOne names the boards (a X,
+//! b O)) and holds the boards (a, b) and (b, a), both sides to move (`layout`): 4x4
+//! has 81 tiers (GamesmanOne's 153 classes of boards, paired) and 2 * 3^16 =
+//! 86,093,442 positions. Moves are written `a1-d1`: the cell the cube is taken from,
+//! then the end where it is pushed in. Positions are written as the cells row by row
+//! from the top, rows separated by `/`, then `:` and the side to move, e.g.
 //! `X---/-O--/----/----:X`.
 //!
-//! Positions equal under the square's eight symmetries are merged (`symmetry`): on
-//! 4x4 that cut the solve from 72.6 s to about 17 s of CPU. `children` and `parents`
-//! return canonical positions, each once (`distinct`), and say so
-//! (`fast_paths_canonical`), so the host takes them as they are. On every size a
-//! tier's boards are numbered canonical ones first (`order`), so the solver's question
-//! "is this index canonical?" is a comparison and the solver and the database need
-//! only a tier's first `canonical_prefix` indices; that numbering is the module's
-//! `index_version` 1 (on 5x5, in tiers of at most 2^27 boards: `ORDER_LIMIT`). `orbit_size` says how many boards a canonical one
-//! stands for (`analyze --every-position`).
+//! Positions equal under the square's eight symmetries and the colour swap (16
+//! operations) are merged (`symmetry`): on 4x4 the eight symmetries cut the solve from
+//! 72.6 s to about 17 s of CPU, the colour swap from 10.3 s to 6.2 s. A canonical
+//! position has at most as many X cubes as O (X to move when they are equal) and the
+//! canonical board of its eight images: so a tier's canonical positions are its
+//! canonical boards (a, b), both sides to move (X only when a = b). `children` and
+//! `parents` return canonical positions, each once (`distinct`), and say so
+//! (`fast_paths_canonical`), so the host takes them as they are. A tier's boards are
+//! numbered canonical ones first (`order` on 3x3 and 4x4, `pattern` by blank patterns
+//! on 5x5, built in under a second for any tier and kept within a budget, `cache`), so
+//! the solver's question "is this index canonical?" is a comparison and the solver
+//! and the database need only a tier's first `canonical_prefix` indices; that is the
+//! module's `index_version` 2. `orbit_size` says how many positions a canonical one
+//! stands for (`analyze --every-position`): twice its board's images.
 //!
 //! This file only maps the plugin API onto `board`, `moves`, `rank`, `symmetry` and
 //! `tiers`; the rules live in `moves`, and nothing here may allocate in the solver's
 //! hot paths (`primitive`, `canonical_position`, `children`, `parents`).
 
 pub mod board;
+mod cache;
 mod distinct;
+mod layout;
 pub mod moves;
 pub mod order;
+pub mod pattern;
 pub mod rank;
 pub mod symmetry;
 pub mod tiers;
 pub mod wide;
 
 use board::{Board, Geometry, Side};
+use cache::Cache;
 use distinct::Distinct;
 use gamesman_plugin_api::autogui::{self, Board as AutoGuiBoard, Token};
 use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
 };
+use layout::{join_index, oriented, side_bit, side_of, split_index};
 use moves::Status;
 use order::CanonicalFirst;
+use pattern::PatternOrder;
 use rank::{Tables, TierRanker};
 use std::sync::OnceLock;
 
@@ -59,13 +72,6 @@ use tiers::Tiers;
 /// 4x4 with one thread: 72.6 s of CPU without, about 17 s with).
 const SYMMETRY: bool = true;
 
-/// Tiers of at most this many boards are numbered canonical boards first: every tier
-/// of 3x3 and 4x4, and on 5x5 those with at most 1 blank (the largest, (12, 12) with
-/// one blank, has 67.6 M) or at least 22. Larger tiers keep rank order: building their
-/// numbering takes seconds per 10^8 boards, so with 2- and 3-blank tiers included
-/// (up to 1.62 G boards) a sampled `validate` of 5x5 ran for more than ten minutes.
-const ORDER_LIMIT: u64 = 1 << 27;
-
 /// Quixo on one board size.
 pub struct Quixo {
     geo: Geometry,
@@ -73,31 +79,19 @@ pub struct Quixo {
     tiers: Tiers,
     symmetries: Symmetries,
     symmetric: bool,
-    /// Per tier number, its canonical-first numbering, built on first use; empty when
-    /// boards are numbered by rank (no symmetry).
+    /// 3x3 and 4x4: per tier number, its canonical-first numbering (`order`), built on
+    /// first use; empty on 5x5 and when boards are numbered by rank (no symmetry).
     orders: Vec<OnceLock<CanonicalFirst>>,
-    /// Tiers of more boards keep rank order (`ORDER_LIMIT`).
-    order_limit: u64,
+    /// 5x5: the tiers' numberings by blank patterns (`pattern`), built on first use
+    /// and kept within `PATTERN_BUDGET` bytes (`cache`); `None` on smaller boards and
+    /// without symmetry.
+    patterns: Option<Cache>,
 }
 
-/// The side to move stored in the low bit of a position's index.
-#[inline(always)]
-fn side_of(index: u64) -> Side {
-    if index & 1 == 0 {
-        Side::X
-    } else {
-        Side::O
-    }
-}
-
-/// The low bit of a position's index for `side` to move.
-#[inline(always)]
-fn side_bit(side: Side) -> u64 {
-    match side {
-        Side::X => 0,
-        Side::O => 1,
-    }
-}
+/// The bytes of 5x5 numberings kept besides the few each thread holds: the largest
+/// with 3 blanks takes 5 MB, the middle tiers' up to 46 MB (a tier, its children and
+/// parents fit, as a sampled `validate` and the solver touch them).
+const PATTERN_BUDGET: usize = 512 << 20;
 
 /// A board as one number, for `Distinct`.
 #[inline(always)]
@@ -116,62 +110,110 @@ impl Quixo {
         <Self as Game>::new(variant).expect("a variant of quixo")
     }
 
-    /// The game with canonical-first numbering only in tiers of at most `limit`
-    /// boards, for tests that sample large tiers (building a numbering walks its whole
-    /// tier): a numbering of its own, not the database's.
-    pub fn with_order_limit(variant: &str, limit: u64) -> Self {
-        Quixo {
-            order_limit: limit,
-            ..Self::new_for_tests(variant)
-        }
-    }
-
     /// The board geometry.
     pub fn geometry(&self) -> &Geometry {
         &self.geo
     }
 
-    /// The canonical-first numbering of tier `t`'s boards, where boards are numbered so.
+    /// The canonical-first numbering of tier `t`'s boards on 3x3 and 4x4.
     #[inline(always)]
     fn order(&self, t: Tier) -> Option<&CanonicalFirst> {
         let slot = self.orders.get(t.0 as usize)?;
-        if slot.get().is_none() && self.tiers.boards(t) > self.order_limit {
-            return None;
-        }
         Some(slot.get_or_init(|| {
             CanonicalFirst::new(&self.tables, self.tiers.ranker(t), &self.symmetries)
         }))
     }
 
+    /// `f` of the numbering of tier `t`'s boards by blank patterns, on 5x5 (`None`
+    /// on other sizes).
+    #[inline(always)]
+    fn with_pattern<R>(&self, t: Tier, f: impl FnOnce(&PatternOrder) -> R) -> Option<R> {
+        let cache = self.patterns.as_ref()?;
+        let build = || {
+            let (a, b) = self.tiers.counts(t).expect("a valid Quixo tier");
+            let w = self.tables.wide();
+            PatternOrder::new(w, &self.symmetries, self.geo.cells, a as usize, b as usize)
+        };
+        Some(cache.with(t.0, build, f))
+    }
+
+    /// Whether boards are numbered canonical ones first.
+    fn ordered(&self) -> bool {
+        !self.orders.is_empty() || self.patterns.is_some()
+    }
+
+    /// The bytes kept by the numbering of tier `t`, which this builds (5x5 only; for
+    /// measurements).
+    pub fn numbering_bytes(&self, t: Tier) -> Option<usize> {
+        self.with_pattern(t, PatternOrder::bytes)
+    }
+
+    /// The bytes of the 5x5 numberings kept in the shared cache (for measurements).
+    pub fn numberings_kept(&self) -> usize {
+        self.patterns.as_ref().map_or(0, Cache::bytes)
+    }
+
     /// The board and side to move of `p`.
     #[inline(always)]
     pub fn decode(&self, p: TierPosition) -> (Board, Side) {
-        let i = p.position >> 1;
-        let r = match self.order(p.tier) {
-            Some(o) => o.rank(i),
-            None => i,
-        };
-        let b = self.tiers.ranker(p.tier).unrank(&self.tables, r);
-        (b, side_of(p.position))
+        let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
+        let ranker = self.tiers.ranker(p.tier);
+        let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
+        let board =
+            if let Some(b) = self.with_pattern(p.tier, |po| po.unindex(self.tables.wide(), i)) {
+                b
+            } else {
+                let r = match self.order(p.tier) {
+                    Some(o) => o.rank(i),
+                    None => i,
+                };
+                ranker.unrank(&self.tables, r)
+            };
+        (if swapped { board.swapped() } else { board }, side)
+    }
+
+    /// The side to move at `p` (without decoding its board).
+    #[inline(always)]
+    fn side(&self, p: TierPosition) -> Side {
+        match self.tiers.counts(p.tier) {
+            Some((a, b)) if a == b => {
+                if p.position < self.tiers.boards(p.tier) {
+                    Side::X
+                } else {
+                    Side::O
+                }
+            }
+            _ => side_of(p.position),
+        }
     }
 
     /// The position of board `b` with `side` to move.
     pub fn encode(&self, b: Board, side: Side) -> TierPosition {
-        let t = self.tiers.tier(b.x.count_ones(), b.o.count_ones());
-        self.encode_in(t, self.tiers.ranker(t), b, side)
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let t = self.tiers.tier(x, o);
+        let r = self.tiers.ranker(t);
+        let swapped = x > o;
+        let board = if swapped { b.swapped() } else { b };
+        let i = self.board_index(t, r, board, || self.symmetries.is_canonical(board));
+        TierPosition::new(t, join_index(i, side, swapped, x == o, r.size()))
     }
 
+    /// The canonical position of board `b` with `side` to move: its tier and index.
     #[inline(always)]
-    fn encode_in(&self, t: Tier, r: &TierRanker, b: Board, side: Side) -> TierPosition {
-        let i = self.board_index(t, r, b, || self.symmetries.is_canonical(b));
-        TierPosition::new(t, i * 2 + side_bit(side))
+    fn canonical_tp(&self, b: Board, side: Side) -> TierPosition {
+        let (b, side) = self.canonical_of(b, side);
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let t = self.tiers.tier(x, o);
+        let r = self.tiers.ranker(t);
+        TierPosition::new(t, self.canonical_index(t, r, b, side, x == o))
     }
 
-    /// The index of board `b` of tier `t`, known to be canonical (the fast paths'
-    /// boards), times two plus `bit`, the side to move.
+    /// The index of board `b` (oriented, and canonical where symmetric boards are
+    /// merged: the fast paths' boards) with `side` to move in tier `t`.
     #[inline(always)]
-    fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, bit: u64) -> u64 {
-        self.board_index(t, r, b, || true) * 2 + bit
+    fn canonical_index(&self, t: Tier, r: &TierRanker, b: Board, side: Side, same: bool) -> u64 {
+        let i = self.board_index(t, r, b, || true);
+        join_index(i, side, false, same, r.size())
     }
 
     /// The number of board `b` in tier `t` (ranked by `r`): its rank, or its place in
@@ -185,6 +227,11 @@ impl Quixo {
         b: Board,
         canonical: impl FnOnce() -> bool,
     ) -> u64 {
+        if self.patterns.is_some() {
+            let canonical = canonical();
+            let index = self.with_pattern(t, |po| po.index(self.tables.wide(), b, canonical));
+            return index.expect("a 5x5 numbering");
+        }
         let rank = r.rank(&self.tables, b);
         match self.order(t) {
             Some(o) => o.index(rank, canonical()),
@@ -192,36 +239,33 @@ impl Quixo {
         }
     }
 
-    /// The tier of `last`'s parents when the cube taken was blank (one fewer of
-    /// `last`'s cubes), if the counts allow one.
-    fn blank_parent_tier(&self, t: Tier, last: Side) -> Option<Tier> {
-        let (x, o) = self.tiers.counts(t)?;
-        match last {
+    /// Whether undoing a move of `last` (who just moved) at board `b` of tier `t`
+    /// towards `tier` puts back a blank cube (`Some(true)`), their own (`Some(false)`),
+    /// or cannot reach it.
+    #[inline(always)]
+    fn undo_kind(&self, t: Tier, b: Board, last: Side, tier: Tier) -> Option<bool> {
+        if tier == t {
+            return Some(false);
+        }
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let blank_parent = match last {
             Side::X if x > 0 => Some(self.tiers.tier(x - 1, o)),
             Side::O if o > 0 => Some(self.tiers.tier(x, o - 1)),
             _ => None,
-        }
+        };
+        (blank_parent == Some(tier)).then_some(true)
     }
 
-    /// Whether undoing a move of the player who just moved at `p` towards `tier` puts
-    /// back a blank cube (`Some(true)`), their own (`Some(false)`), or cannot reach it.
-    fn undo_kind(&self, p: TierPosition, tier: Tier) -> Option<bool> {
-        if tier == p.tier {
-            Some(false)
-        } else if self.blank_parent_tier(p.tier, side_of(p.position).other()) == Some(tier) {
-            Some(true)
-        } else {
-            None
-        }
-    }
-
-    /// `b`'s canonical board when symmetric positions are merged, else `b`.
+    /// The canonical form of board `b` with `side` to move when symmetric positions
+    /// are merged (`oriented`, then the smallest of the board's eight images), else
+    /// `(b, side)`.
     #[inline(always)]
-    fn canonical_board(&self, b: Board) -> Board {
+    fn canonical_of(&self, b: Board, side: Side) -> (Board, Side) {
         if self.symmetric {
-            self.symmetries.canonical(b)
+            let (b, side) = oriented(b, side);
+            (self.symmetries.canonical(b), side)
         } else {
-            b
+            (b, side)
         }
     }
 
@@ -274,13 +318,14 @@ impl Game for Quixo {
         // Canonical-first numbering on every size: 5.6 bytes a board at most on 3x3
         // and 4x4, 0.19 on 5x5 (no index-to-rank table there), built for a tier when
         // it is first used.
-        let orders = if SYMMETRY {
-            (0..(geo.cells + 1) * (geo.cells + 1))
-                .map(|_| OnceLock::new())
-                .collect()
+        let n = if SYMMETRY {
+            (geo.cells + 1) * (geo.cells + 1)
         } else {
-            Vec::new()
+            0
         };
+        let (small, wide) = if geo.cells <= 16 { (n, 0) } else { (0, n) };
+        let orders = (0..small).map(|_| OnceLock::new()).collect();
+        let patterns = (wide > 0).then(|| Cache::new(PATTERN_BUDGET));
         Ok(Quixo {
             symmetries: Symmetries::new(side),
             symmetric: SYMMETRY,
@@ -288,7 +333,7 @@ impl Game for Quixo {
             tables,
             tiers,
             orders,
-            order_limit: ORDER_LIMIT,
+            patterns,
         })
     }
 
@@ -307,7 +352,7 @@ impl Game for Quixo {
     }
 
     fn initial_position(&self) -> TierPosition {
-        TierPosition::new(self.tiers.tier(0, 0), 0)
+        self.encode(Board::default(), Side::X)
     }
 
     #[inline]
@@ -339,7 +384,7 @@ impl Game for Quixo {
 
     #[inline]
     fn turn(&self, p: TierPosition) -> Player {
-        match side_of(p.position) {
+        match self.side(p) {
             Side::X => Player::ONE,
             Side::O => Player::TWO,
         }
@@ -500,7 +545,11 @@ impl Game for Quixo {
     }
 
     fn tier_size(&self, tier: Tier) -> u64 {
-        self.tiers.boards(tier) * 2
+        match self.tiers.counts(tier) {
+            Some((a, b)) if a == b => self.tiers.boards(tier) * 2,
+            Some(_) => self.tiers.boards(tier) * 4,
+            None => 0,
+        }
     }
 
     fn generate_undo_moves_to_tier(
@@ -509,10 +558,10 @@ impl Game for Quixo {
         tier: Tier,
         undo: &mut List<'_, UndoMove>,
     ) {
-        let Some(from_blank) = self.undo_kind(p, tier) else {
+        let (b, side) = self.decode(p);
+        let Some(from_blank) = self.undo_kind(p.tier, b, side.other(), tier) else {
             return;
         };
-        let (b, side) = self.decode(p);
         moves::for_each_parent(&self.geo, b, side.other(), from_blank, |i, _| {
             undo.push(undo_code(i, from_blank));
         });
@@ -535,43 +584,27 @@ impl Game for Quixo {
             return p;
         }
         let (b, side) = self.decode(p);
-        let c = self.symmetries.canonical(b);
-        if c == b {
+        if self.canonical_of(b, side) == (b, side) {
             p
         } else {
-            let r = self.tiers.ranker(p.tier);
-            TierPosition::new(p.tier, self.canonical_index(p.tier, r, c, side_bit(side)))
+            self.canonical_tp(b, side)
         }
     }
 
     #[inline]
     fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
         let (b, side) = self.decode(p);
-        let (x, o) = self.tiers.counts(p.tier).expect("a valid tier");
-        let same = self.tiers.ranker(p.tier);
-        // A move that takes a blank adds a cube of the mover's; on a full board there
-        // are no blanks and the second ranker is never used.
-        let full = (x + o) as usize == self.geo.cells;
-        let next_tier = match side {
-            Side::X => self.tiers.tier(x + 1, o),
-            Side::O => self.tiers.tier(x, o + 1),
-        };
-        let next = if full {
-            same
-        } else {
-            self.tiers.ranker(next_tier)
-        };
-        let bit = side_bit(side.other());
         let mut seen = Distinct::new();
-        moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
-            let (t, r) = if took_blank {
-                (next_tier, next)
-            } else {
-                (p.tier, same)
-            };
-            let c = self.canonical_board(c);
-            if seen.insert(key(c)) {
-                out.push(TierPosition::new(t, self.canonical_index(t, r, c, bit)));
+        moves::for_each_child(&self.geo, b, side, |_, c, _| {
+            let (c, s) = self.canonical_of(c, side.other());
+            if seen.insert(key(c) ^ side_bit(s) << 63) {
+                let (x, o) = (c.x.count_ones(), c.o.count_ones());
+                let t = self.tiers.tier(x, o);
+                let r = self.tiers.ranker(t);
+                out.push(TierPosition::new(
+                    t,
+                    self.canonical_index(t, r, c, s, x == o),
+                ));
             }
         });
         true
@@ -579,20 +612,22 @@ impl Game for Quixo {
 
     #[inline]
     fn parents(&self, p: TierPosition, tier: Tier, out: &mut List<'_, TierPosition>) -> bool {
-        let Some(from_blank) = self.undo_kind(p, tier) else {
-            return true;
-        };
         let (b, side) = self.decode(p);
         let last = side.other();
+        let Some(from_blank) = self.undo_kind(p.tier, b, last, tier) else {
+            return true;
+        };
+        let Some((ta, tb)) = self.tiers.counts(tier) else {
+            return true;
+        };
         let r = self.tiers.ranker(tier);
-        let bit = side_bit(last);
         let mut seen = Distinct::new();
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
-            let parent = self.canonical_board(parent);
-            if seen.insert(key(parent)) {
+            let (parent, s) = self.canonical_of(parent, last);
+            if seen.insert(key(parent) ^ side_bit(s) << 63) {
                 out.push(TierPosition::new(
                     tier,
-                    self.canonical_index(tier, r, parent, bit),
+                    self.canonical_index(tier, r, parent, s, ta == tb),
                 ));
             }
         });
@@ -603,34 +638,54 @@ impl Game for Quixo {
         true
     }
 
-    /// 1: boards numbered canonical ones first (`order`) in tiers of at most
-    /// `ORDER_LIMIT` boards; 0 before (on 5x5, every tier in rank order).
+    /// 2: tiers hold both colour orientations, boards numbered canonical ones first
+    /// (`order` on 3x3 and 4x4, `pattern` on 5x5, every tier). (1: one orientation
+    /// per tier, numbered so, 5x5 only in tiers of at most 2^27 boards; 0: every tier
+    /// in rank order.)
     fn index_version(&self) -> u32 {
-        u32::from(!self.orders.is_empty())
+        if !self.ordered() {
+            0
+        } else {
+            2
+        }
     }
 
-    /// Two sides to move for each canonical board, counted by Burnside's lemma
-    /// without building the tier's numbering.
+    /// Two sides to move for each canonical board (a, b), one (X) when a = b, counted
+    /// by Burnside's lemma without building the tier's numbering.
     fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
-        let (x, o) = self.tiers.counts(tier)?;
-        (!self.orders.is_empty() && self.tiers.boards(tier) <= self.order_limit)
-            .then(|| self.symmetries.classes(x as usize, o as usize) * 2)
+        let (a, b) = self.tiers.counts(tier)?;
+        let sides = if a == b { 1 } else { 2 };
+        self.ordered()
+            .then(|| self.symmetries.classes(a as usize, b as usize) * sides)
     }
 
+    /// The images of `p` under the 16 operations: its board's images under the eight
+    /// symmetries, and their colour swaps with the other side to move.
     fn orbit_size(&self, p: TierPosition) -> u64 {
         if !self.symmetric {
             return 1;
         }
-        self.symmetries.orbit(self.decode(p).0)
+        2 * self.symmetries.orbit(self.decode(p).0)
     }
 
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
-        if let Some(o) = self.order(p.tier) {
-            return Some(p.position >> 1 < o.count());
+        if !self.symmetric {
+            return Some(true);
         }
-        let (b, _) = self.decode(p);
-        Some(!self.symmetric || self.symmetries.is_canonical(b))
+        let count = match self.with_pattern(p.tier, PatternOrder::count) {
+            Some(c) => Some(c),
+            None => self.order(p.tier).map(CanonicalFirst::count),
+        };
+        if let Some(count) = count {
+            let sides = match self.tiers.counts(p.tier) {
+                Some((a, b)) if a == b => 1,
+                _ => 2,
+            };
+            return Some(p.position < count * sides);
+        }
+        let (b, side) = self.decode(p);
+        Some(self.canonical_of(b, side) == (b, side))
     }
 }
 

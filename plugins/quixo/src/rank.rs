@@ -94,6 +94,11 @@ impl Tables {
         }
     }
 
+    /// The tables of boards of more than 16 cells.
+    pub fn wide(&self) -> &WideTables {
+        &self.wide
+    }
+
     /// `x_code + o_code` of one half: its base-3 code and, above bit 16, its count key.
     #[inline(always)]
     fn half(&self, x: u32, o: u32) -> u32 {
@@ -323,14 +328,14 @@ impl TierRanker {
 }
 
 /// The smallest bitmask with `k` bits set.
-fn first_combination(k: u32) -> u32 {
+pub(crate) fn first_combination(k: u32) -> u32 {
     ((1u64 << k) - 1) as u32
 }
 
 /// The next larger bitmask with as many bits set as `c`, within `bits` bits (Gosper's
 /// hack), or `None` after the last.
 #[inline(always)]
-fn next_combination(c: u32, bits: u32) -> Option<u32> {
+pub(crate) fn next_combination(c: u32, bits: u32) -> Option<u32> {
     if c == 0 {
         return None;
     }

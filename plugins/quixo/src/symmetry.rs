@@ -3,10 +3,13 @@
 //!
 //! Quixo's rules commute with every symmetry of the square (the border, the lines and
 //! the pushes all map onto themselves), so symmetric positions have the same value.
-//! The canonical board of a class is the image with the smallest key `(o, x)`, compared
-//! as `o` first: any fixed order works, and this one needs no ranking. 4x4 boards are
-//! transformed with word-parallel bit tricks on `x | o << 16`; other sizes map cell by
-//! cell. This file must not rank boards or know tiers and turns.
+//! The canonical board of a class is the image with the smallest key: on 4x4 `(o, x)`,
+//! compared as `o` first; on other sizes `(blanks, o)`, the blank cells first (as a
+//! bitmask), so that a board whose blank pattern is not the smallest of its pattern's
+//! images is never canonical, and a board whose pattern no symmetry fixes always is
+//! (`pattern` numbers 5x5 tiers from that). Any fixed order works, and these need no
+//! ranking. 4x4 boards are transformed with byte tables on `x | o << 16`; other sizes
+//! with byte tables per cell mask. This file must not rank boards or know tiers and turns.
 
 use crate::board::Board;
 
@@ -24,6 +27,8 @@ pub struct Symmetries {
     wide: Vec<[[u32; 256]; 4]>,
     /// The cycles of each symmetry's permutation of the cells, as their lengths.
     cycles: Vec<Vec<usize>>,
+    /// Every cell.
+    full: u32,
 }
 
 /// Swaps the bits of `v` selected by `mask` with those `shift` places above them.
@@ -105,6 +110,7 @@ impl Symmetries {
             bytes: Vec::new(),
             wide: Vec::new(),
             cycles,
+            full: ((1u64 << (n * n)) - 1) as u32,
         };
         if side == 4 {
             sym.bytes = (1..8)
@@ -173,10 +179,10 @@ impl Symmetries {
         (fixed / 8) as u64
     }
 
-    /// The image of `bits` (one symbol's cells) under symmetry `k` in `1..8`, from the
+    /// The image of `bits` (a set of cells) under symmetry `k` in `1..8`, from the
     /// byte tables of sizes other than 4x4.
     #[inline(always)]
-    fn wide_image(&self, bits: u32, k: usize) -> u32 {
+    pub fn wide_image(&self, bits: u32, k: usize) -> u32 {
         let t = &self.wide[k - 1];
         t[0][(bits & 0xff) as usize]
             | t[1][(bits >> 8 & 0xff) as usize]
@@ -202,7 +208,8 @@ impl Symmetries {
         }
     }
 
-    /// The canonical board of `b`'s class: the image with the smallest `(o, x)`.
+    /// The canonical board of `b`'s class: the image with the smallest `(o, x)` on
+    /// 4x4, `(blanks, o)` on other sizes.
     #[inline(always)]
     pub fn canonical(&self, b: Board) -> Board {
         if self.side == 4 {
@@ -216,11 +223,12 @@ impl Symmetries {
     #[inline(always)]
     pub fn is_canonical(&self, b: Board) -> bool {
         if self.side != 4 {
-            // The smallest (o, x): an image with a smaller o, or an equal o and a
-            // smaller x, shows b is not canonical; o alone decides most boards.
+            // The smallest (blanks, o), i.e. the largest set of occupied cells, then
+            // the smallest o: the occupied cells alone decide most boards.
+            let occupied = b.x | b.o;
             return (1..8).all(|k| {
-                let io = self.wide_image(b.o, k);
-                io > b.o || (io == b.o && self.wide_image(b.x, k) >= b.x)
+                let io = self.wide_image(occupied, k);
+                io < occupied || (io == occupied && self.wide_image(b.o, k) >= b.o)
             });
         }
         let own = b.x | b.o << 16;
@@ -251,21 +259,37 @@ impl Symmetries {
         8 / fixed
     }
 
-    /// `canonical` from the byte tables, for the sizes other than 4x4.
+    /// `canonical` from the byte tables, for the sizes other than 4x4: the image with
+    /// the most occupied cells (as a bitmask: the fewest blanks), then the smallest o.
     #[inline(always)]
     fn canonical_by_maps(&self, b: Board) -> Board {
-        let mut best = b;
+        let occupied = b.x | b.o;
+        if occupied == self.full {
+            // No blanks: every image has them all occupied, and o decides.
+            let mut best_o = b.o;
+            for k in 1..8 {
+                best_o = best_o.min(self.wide_image(b.o, k));
+            }
+            return Board {
+                x: occupied & !best_o,
+                o: best_o,
+            };
+        }
+        let (mut best_occ, mut best_o) = (occupied, b.o);
         for k in 1..8 {
-            let io = self.wide_image(b.o, k);
-            if io > best.o {
+            let iocc = self.wide_image(occupied, k);
+            if iocc < best_occ {
                 continue;
             }
-            let ix = self.wide_image(b.x, k);
-            if io < best.o || ix < best.x {
-                best = Board { x: ix, o: io };
+            let io = self.wide_image(b.o, k);
+            if iocc > best_occ || io < best_o {
+                (best_occ, best_o) = (iocc, io);
             }
         }
-        best
+        Board {
+            x: best_occ & !best_o,
+            o: best_o,
+        }
     }
 }
 
@@ -371,9 +395,19 @@ mod tests {
                 let b = random_board(&mut seed, side * side);
                 let slow = (0..8)
                     .map(|k| s.image(b, k))
-                    .min_by_key(|i| (i.o, i.x))
+                    .min_by_key(|i| (!(i.x | i.o), i.o))
                     .unwrap();
                 assert_eq!(s.canonical(b), slow);
+                // The same board without blanks (X on them): o alone decides.
+                let full = Board {
+                    x: ((1u64 << (side * side)) - 1) as u32 & !b.o,
+                    o: b.o,
+                };
+                let slow_full = (0..8)
+                    .map(|k| s.image(full, k))
+                    .min_by_key(|i| i.o)
+                    .unwrap();
+                assert_eq!(s.canonical(full), slow_full);
                 let mut images: Vec<Board> = (0..8).map(|k| s.image(b, k)).collect();
                 for &i in &images {
                     assert_eq!(s.is_canonical(i), i == slow);

@@ -27,6 +27,8 @@ pub struct WideTables {
     pdep: Vec<u8>,
     /// `binomial[n][k]` for `n, k <= MAX`.
     binomial: Vec<[u64; MAX + 1]>,
+    /// `by_k[k][n]`: `binomial(n, k)`, a row per `k` for `colex_unrank`'s scans.
+    by_k: Box<[[u64; MAX + 1]; MAX + 1]>,
 }
 
 impl WideTables {
@@ -38,6 +40,12 @@ impl WideTables {
             for k in 1..=n {
                 binomial[n][k] =
                     binomial[n - 1][k - 1] + if k < n { binomial[n - 1][k] } else { 0 };
+            }
+        }
+        let mut by_k = Box::new([[0u64; MAX + 1]; MAX + 1]);
+        for (n, row) in binomial.iter().enumerate() {
+            for (k, &value) in row.iter().enumerate() {
+                by_k[k][n] = value;
             }
         }
         let mut colex = vec![0u32; 4 * (MAX + 1) * 256];
@@ -84,6 +92,7 @@ impl WideTables {
             pext,
             pdep,
             binomial,
+            by_k,
         }
     }
 
@@ -117,12 +126,13 @@ impl WideTables {
         let mut c = n;
         for j in (1..=k).rev() {
             // The largest cell c below the last with binomial(c, j) <= r.
+            let row = &self.by_k[j];
             c -= 1;
-            while self.binomial(c, j) > r {
+            while row[c] > r {
                 c -= 1;
             }
             m |= 1 << c;
-            r -= self.binomial(c, j);
+            r -= row[c];
         }
         m
     }

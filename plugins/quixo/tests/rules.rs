@@ -57,10 +57,11 @@ fn variants_and_properties() {
 
 #[test]
 fn tiers_and_sizes_match_gamesmanone() {
-    // 4x4: 153 tiers, 2 * 3^16 = 86,093,442 positions.
+    // 4x4: GamesmanOne's 153 tiers paired by the colour swap into 81 (9 with as
+    // many X as O), 2 * 3^16 = 86,093,442 positions.
     let g = Quixo::new_for_tests("4x4");
     let tiers = reachable_tiers(&g);
-    assert_eq!(tiers.len(), 153);
+    assert_eq!(tiers.len(), 81);
     let total: u64 = tiers.iter().map(|&t| g.tier_size(t)).sum();
     assert_eq!(total, 86_093_442);
     let names: HashSet<String> = tiers.iter().map(|&t| g.tier_name(t)).collect();
@@ -68,17 +69,20 @@ fn tiers_and_sizes_match_gamesmanone() {
     assert!(names.contains("16Blank_0X_0O"));
     assert!(names.contains("6Blank_5X_5O"));
     let t = pos(&g, "XO--/----/----/---X:O").tier;
-    assert_eq!(g.tier_name(t), "13Blank_2X_1O");
-    // 16! / (2! 1! 13!) boards, two sides to move.
-    assert_eq!(g.tier_size(t), 2 * 1680);
-    // 3x3: 55 tiers, 2 * 3^9 positions; 5x5: 351 tiers, 2 * 3^25.
+    assert_eq!(g.tier_name(t), "13Blank_1X_2O");
+    assert_eq!(pos(&g, "OX--/----/----/---O:O").tier, t);
+    // 16! / (2! 1! 13!) boards, both colour orientations, two sides to move.
+    assert_eq!(g.tier_size(t), 4 * 1680);
+    // As many X as O: one orientation.
+    assert_eq!(g.tier_size(pos(&g, "XO--/----/----/----:O").tier), 2 * 240);
+    // 3x3: 55 boards classes in 30 tiers, 2 * 3^9 positions; 5x5: 351 in 182, 2 * 3^25.
     let g = Quixo::new_for_tests("3x3");
     let tiers = reachable_tiers(&g);
-    assert_eq!(tiers.len(), 55);
+    assert_eq!(tiers.len(), 30);
     assert_eq!(tiers.iter().map(|&t| g.tier_size(t)).sum::<u64>(), 39_366);
     let g = Quixo::new_for_tests("5x5");
     let tiers = reachable_tiers(&g);
-    assert_eq!(tiers.len(), 351);
+    assert_eq!(tiers.len(), 182);
     assert_eq!(
         tiers.iter().map(|&t| g.tier_size(t)).sum::<u64>(),
         2 * 3u64.pow(25)
@@ -128,7 +132,7 @@ fn moves_from_the_empty_board_and_from_crowded_borders() {
     // Every first move takes a blank: 32 children in the tier with one X.
     for m in moves(&g, start) {
         let c = g.do_move(start, m);
-        assert_eq!(g.tier_name(c.tier), "15Blank_1X_0O");
+        assert_eq!(g.tier_name(c.tier), "15Blank_0X_1O");
         assert_eq!(g.turn(c), Player::TWO);
     }
     assert_eq!(
@@ -201,4 +205,79 @@ fn text_forms_round_trip() {
         g.position_to_text(g.initial_position()),
         "----/----/----/----:X"
     );
+}
+
+/// `text` with X and O exchanged, on the board and as the side to move.
+fn colour_swap(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect()
+}
+
+#[test]
+fn the_colour_swap_is_a_symmetry_inside_a_tier() {
+    let g = Quixo::new_for_tests("4x4");
+    for text in [
+        "XO--/-X--/--O-/O--X:O",
+        "XXX-/OO--/O---/----:X",
+        "XXXX/OO--/O---/----:O",
+        "XXOO/OOXX/XOXO/OXOX:X",
+        "XO--/----/----/----:X",
+    ] {
+        let (p, q) = (pos(&g, text), pos(&g, &colour_swap(text)));
+        // Both orientations are written and read back as they are.
+        assert_eq!(g.position_to_text(p), text);
+        assert_eq!(g.position_to_text(q), colour_swap(text));
+        assert_eq!(p.tier, q.tier);
+        assert_ne!(g.turn(p), g.turn(q));
+        assert_eq!(g.primitive(p), g.primitive(q), "{text}");
+        let c = g.canonical_position(p);
+        assert_eq!(c, g.canonical_position(q), "{text}");
+        assert_eq!(g.canonical_position(c), c);
+        assert_eq!(g.is_canonical(c), Some(true));
+        // A canonical position has at most as many X as O, X to move when equal.
+        let ct = g.position_to_text(c);
+        let (board, side) = ct.split_once(':').unwrap();
+        let (x, o) = (board.matches('X').count(), board.matches('O').count());
+        assert!(x < o || (x == o && side == "X"), "{ct}");
+        assert_eq!(g.orbit_size(p), g.orbit_size(q));
+    }
+    assert_eq!(g.primitive(pos(&g, "OOOO/XX--/X---/----:X")), Value::LOSE);
+}
+
+#[test]
+fn orbits_of_canonical_positions_cover_every_tier() {
+    for v in ["3x3", "4x4"] {
+        let g = Quixo::new_for_tests(v);
+        for t in reachable_tiers(&g) {
+            // Every tier of 3x3; on 4x4 the small ones.
+            if g.tier_size(t) > 20_000 {
+                continue;
+            }
+            let mut canonical = 0;
+            let mut covered = 0;
+            for i in 0..g.tier_size(t) {
+                let p = TierPosition::new(t, i);
+                let c = g.canonical_position(p);
+                assert_eq!(g.is_canonical(p), Some(c == p));
+                assert_eq!(g.orbit_size(c), g.orbit_size(p));
+                if c == p {
+                    canonical += 1;
+                    covered += g.orbit_size(p);
+                }
+            }
+            assert_eq!(covered, g.tier_size(t), "{v} {}", g.tier_name(t));
+            // The canonical ones come first.
+            assert_eq!(
+                g.canonical_prefix(t),
+                Some(canonical),
+                "{v} {}",
+                g.tier_name(t)
+            );
+        }
+    }
 }
