@@ -98,7 +98,10 @@ fn place<T: Copy + Default>(
     (order, starts)
 }
 
-fn sort_by_remoteness(records: &TierRecords, keep: impl Fn(Value) -> bool) -> (Indices, Vec<usize>) {
+fn sort_by_remoteness(
+    records: &TierRecords,
+    keep: impl Fn(Value) -> bool,
+) -> (Indices, Vec<usize>) {
     let mut counts: Vec<usize> = Vec::new();
     for &p in &records.values {
         if keep(value_of(p)) {
@@ -230,25 +233,28 @@ impl Bits {
         init: impl Fn() -> S + Sync + Send,
         f: impl Fn(&mut S, &[u64]) -> Result<(), E> + Sync + Send,
     ) -> Result<(), E> {
-        self.words.par_chunks(BLOCK_BITS / 64).enumerate().try_for_each_init(
-            || (init(), Vec::with_capacity(BLOCK_BITS)),
-            |(state, buf), (b, words)| {
-                buf.clear();
-                for (k, w) in words.iter().enumerate() {
-                    let mut w = w.load(Relaxed);
-                    let base = ((b * BLOCK_BITS / 64 + k) * 64) as u64;
-                    while w != 0 {
-                        buf.push(base + w.trailing_zeros() as u64);
-                        w &= w - 1;
+        self.words
+            .par_chunks(BLOCK_BITS / 64)
+            .enumerate()
+            .try_for_each_init(
+                || (init(), Vec::with_capacity(BLOCK_BITS)),
+                |(state, buf), (b, words)| {
+                    buf.clear();
+                    for (k, w) in words.iter().enumerate() {
+                        let mut w = w.load(Relaxed);
+                        let base = ((b * BLOCK_BITS / 64 + k) * 64) as u64;
+                        while w != 0 {
+                            buf.push(base + w.trailing_zeros() as u64);
+                            w &= w - 1;
+                        }
                     }
-                }
-                if buf.is_empty() {
-                    Ok(())
-                } else {
-                    f(state, buf)
-                }
-            },
-        )
+                    if buf.is_empty() {
+                        Ok(())
+                    } else {
+                        f(state, buf)
+                    }
+                },
+            )
     }
 }
 
@@ -284,7 +290,8 @@ mod tests {
     #[test]
     fn bits_give_back_what_was_marked_in_blocks() {
         let n = 3 * BLOCK_BITS + 5;
-        let mut bits = Bits::from_words((0..Bits::words_for(n)).map(|_| AtomicU64::new(0)).collect());
+        let mut bits =
+            Bits::from_words((0..Bits::words_for(n)).map(|_| AtomicU64::new(0)).collect());
         assert!(!bits.any());
         let marked = [0u64, 63, 64, 4095, 4096, (3 * BLOCK_BITS + 4) as u64];
         for &i in &marked {

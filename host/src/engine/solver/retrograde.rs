@@ -363,7 +363,8 @@ impl Levels<'_, '_> {
         self.now.clear();
         let tie0 = pack(Value::TIE, 0);
         let records = &self.state.records;
-        self.now.fill(records.len(), |i| records[i].load(Relaxed) == tie0);
+        self.now
+            .fill(records.len(), |i| records[i].load(Relaxed) == tie0);
         self.run(counters, Phase::Tie)
     }
 
