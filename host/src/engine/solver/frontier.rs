@@ -175,6 +175,10 @@ impl ChildFrontier {
 /// Positions per block of a bitmap handed to one task.
 pub const BLOCK_BITS: usize = 4096;
 
+/// Bitmaps of fewer words than this are cleared and tested on the calling thread
+/// (a parallel pass over them costs more than it saves, at every level).
+const PARALLEL_WORDS: usize = 1 << 14;
+
 /// One bit per position of the tier being solved: the positions decided at a level.
 pub struct Bits {
     words: Vec<AtomicU64>,
@@ -204,7 +208,11 @@ impl Bits {
 
     /// Unmarks every position.
     pub fn clear(&mut self) {
-        self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+        if self.words.len() < PARALLEL_WORDS {
+            self.words.iter_mut().for_each(|w| *w.get_mut() = 0);
+        } else {
+            self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+        }
     }
 
     /// Marks the positions below `n` that `marked` accepts (in parallel, word by word).
@@ -223,7 +231,11 @@ impl Bits {
 
     /// Whether any position is marked.
     pub fn any(&self) -> bool {
-        self.words.par_iter().any(|w| w.load(Relaxed) != 0)
+        if self.words.len() < PARALLEL_WORDS {
+            self.words.iter().any(|w| w.load(Relaxed) != 0)
+        } else {
+            self.words.par_iter().any(|w| w.load(Relaxed) != 0)
+        }
     }
 
     /// The marked positions, in blocks of `BLOCK_BITS` positions (in parallel): calls
