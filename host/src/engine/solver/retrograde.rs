@@ -17,6 +17,7 @@
 use super::counters::{status, Cell, Counters, Status, NARROW_MOVES};
 use super::frontier::{Bits, ChildFrontier, Level};
 use super::memory::{filled, reserved};
+pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{ParentMode, ParentSource, ReverseGraph};
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -513,57 +514,6 @@ impl<C: Cell> Send<'_, C> {
             Ok(())
         })
     }
-}
-
-/// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
-/// path sizes them on its first chunk, and the reverse graph needs only `one`.
-#[derive(Default)]
-pub struct ParentBuffers {
-    parents: Vec<u64>,
-    counts: Vec<u32>,
-    one: Vec<u64>,
-}
-
-/// Calls `f(child, parents)` (generic: it runs once per child) for each child in `chunk` (positions of `child_tier`, at
-/// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
-pub fn for_each_parents(
-    game: &GameHandle,
-    state: &TierState,
-    child_tier: Tier,
-    chunk: &[u64],
-    bufs: &mut ParentBuffers,
-    mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
-) -> Result<(), SolveError> {
-    match &state.parents {
-        ParentSource::UndoMoves => {
-            if bufs.parents.is_empty() {
-                let cap = game.properties().max_undo_moves as usize;
-                bufs.parents = vec![0u64; PARENT_CHUNK * cap];
-                bufs.counts = vec![0u32; PARENT_CHUNK];
-            }
-            game.parents_batch(
-                child_tier,
-                chunk,
-                state.tier,
-                &mut bufs.parents,
-                &mut bufs.counts,
-            )?;
-            let mut at = 0usize;
-            for (k, &c) in chunk.iter().enumerate() {
-                let m = bufs.counts[k] as usize;
-                f(c, &bufs.parents[at..at + m])?;
-                at += m;
-            }
-        }
-        ParentSource::Graph(g) => {
-            for &c in chunk {
-                bufs.one.clear();
-                bufs.one.extend(g.parents(child_tier, c));
-                f(c, &bufs.one)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {
