@@ -1,14 +1,57 @@
 //! Frontiers: positions whose values are known, grouped by remoteness, from which
 //! values flow to parents. A solved child tier contributes all its decided positions,
-//! sorted by remoteness once (counting sort) and shared by every parent tier that
-//! needs it (a clone costs two reference counts); the tier being solved adds levels as
-//! it decides positions.
+//! sorted by remoteness once (counting sort, 4-byte indices when the tier's indices
+//! fit 32 bits) and shared by every parent tier that needs it (a clone costs two
+//! reference counts); the tier being solved marks the positions it decides at a level
+//! in a bitmap (one bit a position, two bitmaps: the level being sent on and the next).
 //!
-//! This file only orders positions; it never changes a value.
+//! This file only orders and marks positions; it never changes a value.
 
 use crate::engine::record::{remoteness_of, value_of, TierRecords};
 use gamesman_plugin_api::{Tier, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
+
+/// Positions of one tier: 4-byte indices when every index of the tier fits them.
+pub enum Indices {
+    /// Indices below 2^32.
+    Narrow(Vec<u32>),
+    /// Any index.
+    Wide(Vec<u64>),
+}
+
+/// A run of positions of one tier (a level of a child frontier).
+#[derive(Clone, Copy)]
+pub enum Level<'a> {
+    /// Indices below 2^32.
+    Narrow(&'a [u32]),
+    /// Any index.
+    Wide(&'a [u64]),
+}
+
+impl Level<'_> {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        match self {
+            Level::Narrow(s) => s.len(),
+            Level::Wide(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The positions as 8-byte indices, for tests and small callers.
+    pub fn to_vec(&self) -> Vec<u64> {
+        match self {
+            Level::Narrow(s) => s.iter().map(|&i| i as u64).collect(),
+            Level::Wide(s) => s.to_vec(),
+        }
+    }
+}
 
 /// A solved child tier's decided positions, by remoteness: win/lose and tie separately.
 #[derive(Clone)]
@@ -22,16 +65,43 @@ pub struct ChildFrontier {
 
 /// The positions of a child tier sorted by remoteness.
 struct Order {
-    wl: Vec<u64>,
+    wl: Indices,
     wl_starts: Vec<usize>,
-    tie: Vec<u64>,
+    tie: Indices,
     tie_starts: Vec<usize>,
+}
+
+/// Counting sort of the positions `keep` accepts by remoteness, into `order` (its
+/// length the number kept); returns the start of each remoteness.
+fn place<T: Copy + Default>(
+    records: &TierRecords,
+    keep: &impl Fn(Value) -> bool,
+    counts: &[usize],
+    index: impl Fn(usize) -> T,
+) -> (Vec<T>, Vec<usize>) {
+    let mut starts = Vec::with_capacity(counts.len() + 1);
+    let mut total = 0;
+    for c in counts {
+        starts.push(total);
+        total += c;
+    }
+    starts.push(total);
+    let mut next = starts.clone();
+    let mut order = vec![T::default(); total];
+    for (i, &p) in records.values.iter().enumerate() {
+        if keep(value_of(p)) {
+            let r = remoteness_of(p) as usize;
+            order[next[r]] = index(i);
+            next[r] += 1;
+        }
+    }
+    (order, starts)
 }
 
 fn sort_by_remoteness(
     records: &TierRecords,
     keep: impl Fn(Value) -> bool,
-) -> (Vec<u64>, Vec<usize>) {
+) -> (Indices, Vec<usize>) {
     let mut counts: Vec<usize> = Vec::new();
     for &p in &records.values {
         if keep(value_of(p)) {
@@ -42,31 +112,25 @@ fn sort_by_remoteness(
             counts[r] += 1;
         }
     }
-    let mut starts = Vec::with_capacity(counts.len() + 1);
-    let mut total = 0;
-    for c in &counts {
-        starts.push(total);
-        total += c;
+    if records.values.len() as u64 <= 1 << 32 {
+        let (o, s) = place(records, &keep, &counts, |i| i as u32);
+        (Indices::Narrow(o), s)
+    } else {
+        let (o, s) = place(records, &keep, &counts, |i| i as u64);
+        (Indices::Wide(o), s)
     }
-    starts.push(total);
-    let mut next = starts.clone();
-    let mut order = vec![0u64; total];
-    for (i, &p) in records.values.iter().enumerate() {
-        if keep(value_of(p)) {
-            let r = remoteness_of(p) as usize;
-            order[next[r]] = i as u64;
-            next[r] += 1;
-        }
-    }
-    (order, starts)
 }
 
-fn level<'a>(order: &'a [u64], starts: &[usize], r: u32) -> &'a [u64] {
+fn level<'a>(order: &'a Indices, starts: &[usize], r: u32) -> Level<'a> {
     let r = r as usize;
-    if r + 1 >= starts.len() {
-        &[]
+    let (a, b) = if r + 1 >= starts.len() {
+        (0, 0)
     } else {
-        &order[starts[r]..starts[r + 1]]
+        (starts[r], starts[r + 1])
+    };
+    match order {
+        Indices::Narrow(v) => Level::Narrow(&v[a..b]),
+        Indices::Wide(v) => Level::Wide(&v[a..b]),
     }
 }
 
@@ -88,12 +152,12 @@ impl ChildFrontier {
     }
 
     /// Win and lose positions at remoteness `r`.
-    pub fn wins_losses(&self, r: u32) -> &[u64] {
+    pub fn wins_losses(&self, r: u32) -> Level<'_> {
         level(&self.order.wl, &self.order.wl_starts, r)
     }
 
     /// Tie positions at remoteness `r`.
-    pub fn ties(&self, r: u32) -> &[u64] {
+    pub fn ties(&self, r: u32) -> Level<'_> {
         level(&self.order.tie, &self.order.tie_starts, r)
     }
 
@@ -108,33 +172,101 @@ impl ChildFrontier {
     }
 }
 
-/// The tier's own frontier: positions decided at each remoteness.
-#[derive(Default)]
-pub struct OwnFrontier {
-    levels: Vec<Vec<u64>>,
+/// Positions per block of a bitmap handed to one task.
+pub const BLOCK_BITS: usize = 4096;
+
+/// Bitmaps of fewer words than this are cleared and tested on the calling thread
+/// (a parallel pass over them costs more than it saves, at every level).
+const PARALLEL_WORDS: usize = 1 << 14;
+
+/// One bit per position of the tier being solved: the positions decided at a level.
+pub struct Bits {
+    words: Vec<AtomicU64>,
 }
 
-impl OwnFrontier {
-    /// Adds positions decided at remoteness `r`.
-    pub fn push(&mut self, r: u32, mut positions: Vec<u64>) {
-        let r = r as usize;
-        if self.levels.len() <= r {
-            self.levels.resize_with(r + 1, Vec::new);
+/// Bytes of a bitmap over `n` positions (what `Bits::new` allocates).
+pub fn bits_bytes(n: u64) -> u64 {
+    n.div_ceil(64).saturating_mul(8)
+}
+
+impl Bits {
+    /// A bitmap of `words` (from `memory::filled`, all zero).
+    pub fn from_words(words: Vec<AtomicU64>) -> Self {
+        Bits { words }
+    }
+
+    /// Words needed for `n` positions.
+    pub fn words_for(n: usize) -> usize {
+        n.div_ceil(64)
+    }
+
+    /// Marks position `i`.
+    #[inline]
+    pub fn set(&self, i: u64) {
+        self.words[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
+    }
+
+    /// Unmarks every position.
+    pub fn clear(&mut self) {
+        if self.words.len() < PARALLEL_WORDS {
+            self.words.iter_mut().for_each(|w| *w.get_mut() = 0);
+        } else {
+            self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
         }
-        self.levels[r].append(&mut positions);
     }
 
-    /// Takes the positions at remoteness `r`.
-    pub fn take(&mut self, r: u32) -> Vec<u64> {
-        self.levels
-            .get_mut(r as usize)
-            .map(std::mem::take)
-            .unwrap_or_default()
+    /// Marks the positions below `n` that `marked` accepts (in parallel, word by word).
+    pub fn fill(&mut self, n: usize, marked: impl Fn(usize) -> bool + Sync) {
+        self.words.par_iter_mut().enumerate().for_each(|(k, w)| {
+            let mut word = 0u64;
+            for b in 0..64 {
+                let i = k * 64 + b;
+                if i < n && marked(i) {
+                    word |= 1 << b;
+                }
+            }
+            *w.get_mut() |= word;
+        });
     }
 
-    /// Whether any level at `r` or above holds positions.
-    pub fn any_from(&self, r: u32) -> bool {
-        self.levels.iter().skip(r as usize).any(|l| !l.is_empty())
+    /// Whether any position is marked.
+    pub fn any(&self) -> bool {
+        if self.words.len() < PARALLEL_WORDS {
+            self.words.iter().any(|w| w.load(Relaxed) != 0)
+        } else {
+            self.words.par_iter().any(|w| w.load(Relaxed) != 0)
+        }
+    }
+
+    /// The marked positions, in blocks of `BLOCK_BITS` positions (in parallel): calls
+    /// `f(state, positions)` with each non-empty block's marked positions in order.
+    pub fn for_each_block<S, E: Send>(
+        &self,
+        init: impl Fn() -> S + Sync + Send,
+        f: impl Fn(&mut S, &[u64]) -> Result<(), E> + Sync + Send,
+    ) -> Result<(), E> {
+        self.words
+            .par_chunks(BLOCK_BITS / 64)
+            .enumerate()
+            .try_for_each_init(
+                || (init(), Vec::with_capacity(BLOCK_BITS)),
+                |(state, buf), (b, words)| {
+                    buf.clear();
+                    for (k, w) in words.iter().enumerate() {
+                        let mut w = w.load(Relaxed);
+                        let base = ((b * BLOCK_BITS / 64 + k) * 64) as u64;
+                        while w != 0 {
+                            buf.push(base + w.trailing_zeros() as u64);
+                            w &= w - 1;
+                        }
+                    }
+                    if buf.is_empty() {
+                        Ok(())
+                    } else {
+                        f(state, buf)
+                    }
+                },
+            )
     }
 }
 
@@ -142,6 +274,7 @@ impl OwnFrontier {
 mod tests {
     use super::*;
     use crate::engine::record::pack;
+    use std::sync::Mutex;
 
     #[test]
     fn child_frontier_groups_by_remoteness() {
@@ -157,12 +290,41 @@ mod tests {
             winby: None,
         };
         let f = ChildFrontier::new(Tier(1), Arc::new(recs));
-        assert_eq!(f.wins_losses(0), &[1]);
-        assert_eq!(f.wins_losses(3), &[0, 5]);
+        assert_eq!(f.wins_losses(0).to_vec(), &[1]);
+        assert_eq!(f.wins_losses(3).to_vec(), &[0, 5]);
         assert!(f.wins_losses(1).is_empty());
         assert!(f.wins_losses(9).is_empty());
-        assert_eq!(f.ties(2), &[2]);
+        assert_eq!(f.ties(2).to_vec(), &[2]);
         assert_eq!(f.wl_levels(), 4);
         assert_eq!(f.tie_levels(), 3);
+    }
+
+    #[test]
+    fn bits_give_back_what_was_marked_in_blocks() {
+        let n = 3 * BLOCK_BITS + 5;
+        let mut bits =
+            Bits::from_words((0..Bits::words_for(n)).map(|_| AtomicU64::new(0)).collect());
+        assert!(!bits.any());
+        let marked = [0u64, 63, 64, 4095, 4096, (3 * BLOCK_BITS + 4) as u64];
+        for &i in &marked {
+            bits.set(i);
+        }
+        assert!(bits.any());
+        let seen = Mutex::new(Vec::new());
+        bits.for_each_block(
+            || (),
+            |_, ps| -> Result<(), ()> {
+                assert!(ps.windows(2).all(|w| w[0] < w[1]));
+                seen.lock().unwrap().extend_from_slice(ps);
+                Ok(())
+            },
+        )
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort();
+        assert_eq!(seen, marked);
+        bits.clear();
+        assert!(!bits.any());
+        assert_eq!(bits_bytes(n as u64), 8 * Bits::words_for(n) as u64);
     }
 }

@@ -128,16 +128,19 @@ pub struct TierNeed {
     /// Packed value and remoteness while solving (2 B a position), and the finished
     /// values beside them in the WinBy pass (2 B more).
     pub records: u64,
-    /// Child counters (4 B a position; freed before the WinBy pass).
+    /// Child counters (1 B a position for games of at most 253 moves a position, else
+    /// 4 B; freed before the WinBy pass).
     pub counters: u64,
     /// Player to move (1 B a position, for go-again games and WinBy).
     pub turns: u64,
     /// WinBy: children counts and leaf margins from the scan, then margins and
     /// pending counts in the WinBy pass (4 B each a position).
     pub winby: u64,
-    /// Positions waiting to pass their value on (at most every position once, 8 B).
+    /// Positions waiting to pass their value on: two bitmaps (the level being sent
+    /// on and the next), 1 bit a position each.
     pub frontier: u64,
-    /// Solved child tiers: their records and their frontier orders (8 B a position).
+    /// Solved child tiers: their records and their frontier orders (4 B a decided
+    /// position of a tier of at most 2^32 indices, else 8 B; counted for every position).
     pub children: u64,
     /// Other tiers kept in memory for parents still to come.
     pub cached: u64,
@@ -218,6 +221,15 @@ pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u
     super::parents::graph_bytes(node.size.saturating_mul(moves), children)
 }
 
+/// Bytes of a child frontier's order per position of a tier of `stored` indices.
+fn order_bytes(stored: u64) -> u64 {
+    if stored <= 1 << 32 {
+        4
+    } else {
+        8
+    }
+}
+
 /// Bytes a stored record of this game takes in memory (value and remoteness, WinBy).
 fn record_bytes(winby: bool) -> u64 {
     if winby {
@@ -237,15 +249,15 @@ fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed
     let turns = if keep_turns { n } else { 0 };
     let extra = extra_bytes(game, node, reverse_graph);
     // The retrograde pass: counters, packed records, turns, the WinBy pass's scan
-    // arrays (children counts, leaf margins) and the frontier, which holds each
-    // position at most once (8 B); the finished values (2 B) are collected once the
-    // frontier is empty, so they fit in its room.
+    // arrays (children counts, leaf margins) and the frontier's two bitmaps. The
+    // records become the finished values in place (a game with WinBy copies them,
+    // after the counters and bitmaps are freed: the WinBy pass below counts that).
     let retrograde = TierNeed {
         records: n.saturating_mul(2),
-        counters: n.saturating_mul(4),
+        counters: n.saturating_mul(super::counters::Counters::width(p.max_moves)),
         turns,
         winby: if winby { n.saturating_mul(8) } else { 0 },
-        frontier: n.saturating_mul(8),
+        frontier: super::frontier::bits_bytes(n).saturating_mul(2),
         extra,
         ..TierNeed::default()
     };
@@ -326,9 +338,8 @@ pub fn plan(
                     need.children = n
                         .children
                         .iter()
-                        .map(size)
-                        .fold(0u64, u64::saturating_add)
-                        .saturating_mul(8);
+                        .map(|c| size(c).saturating_mul(order_bytes(size(c))))
+                        .fold(0u64, u64::saturating_add);
                     (need.total(), *n, need)
                 })
                 .collect();

@@ -11,6 +11,7 @@
 //! and `report`; every path stores a tier through `solve_and_store_with`.
 
 pub mod compact;
+pub mod counters;
 pub mod frontier;
 pub mod memory;
 pub mod parents;
@@ -65,6 +66,16 @@ pub enum SolveError {
         index: u64,
         /// The tier's canonical prefix.
         prefix: u64,
+    },
+    /// The module gave a position more children than its `max_moves` allows for.
+    #[error("the module gave position {position} {children} children, but says a position has at most {max_moves} moves (max_moves); a bug in the module")]
+    TooManyChildren {
+        /// The position.
+        position: TierPosition,
+        /// Its children.
+        children: u32,
+        /// The module's `max_moves`.
+        max_moves: u32,
     },
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]

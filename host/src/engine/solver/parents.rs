@@ -10,6 +10,7 @@
 //! file must not decide values; it only answers "who are the parents of this child".
 
 use super::memory::filled;
+use super::retrograde::{TierState, PARENT_CHUNK};
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::tier::TierNode;
@@ -239,4 +240,55 @@ fn unstable(game: &GameHandle, tier: Tier, p: u64) -> SolveError {
              (near index {p}); moves must be a function of the position"
         ),
     })
+}
+
+/// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
+/// path sizes them on its first chunk, and the reverse graph needs only `one`.
+#[derive(Default)]
+pub struct ParentBuffers {
+    parents: Vec<u64>,
+    counts: Vec<u32>,
+    one: Vec<u64>,
+}
+
+/// Calls `f(child, parents)` (generic: it runs once per child) for each child in `chunk` (positions of `child_tier`, at
+/// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
+pub fn for_each_parents(
+    game: &GameHandle,
+    state: &TierState,
+    child_tier: Tier,
+    chunk: &[u64],
+    bufs: &mut ParentBuffers,
+    mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
+    match &state.parents {
+        ParentSource::UndoMoves => {
+            if bufs.parents.is_empty() {
+                let cap = game.properties().max_undo_moves as usize;
+                bufs.parents = vec![0u64; PARENT_CHUNK * cap];
+                bufs.counts = vec![0u32; PARENT_CHUNK];
+            }
+            game.parents_batch(
+                child_tier,
+                chunk,
+                state.tier,
+                &mut bufs.parents,
+                &mut bufs.counts,
+            )?;
+            let mut at = 0usize;
+            for (k, &c) in chunk.iter().enumerate() {
+                let m = bufs.counts[k] as usize;
+                f(c, &bufs.parents[at..at + m])?;
+                at += m;
+            }
+        }
+        ParentSource::Graph(g) => {
+            for &c in chunk {
+                bufs.one.clear();
+                bufs.one.extend(g.parents(child_tier, c));
+                f(c, &bufs.one)?;
+            }
+        }
+    }
+    Ok(())
 }

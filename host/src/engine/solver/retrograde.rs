@@ -14,8 +14,10 @@
 //! counters; results do not depend on the thread count. This file must not touch
 //! databases or presentation.
 
-use super::frontier::{ChildFrontier, OwnFrontier};
+use super::counters::{status, Cell, Counters, Status, NARROW_MOVES};
+use super::frontier::{Bits, ChildFrontier, Level};
 use super::memory::{filled, reserved};
+pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{ParentMode, ParentSource, ReverseGraph};
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -24,13 +26,10 @@ use crate::engine::tier::TierNode;
 use gamesman_plugin_api::ffi::ScanRecord;
 use gamesman_plugin_api::{Player, Tier, TierPosition, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::*};
 
-/// Counter of a position the solver skips (illegal or not canonical).
-const SKIP: u32 = u32::MAX;
-/// Counter of a decided position.
-const DECIDED: u32 = u32::MAX - 1;
-/// Positions per scan call into the module.
+/// Positions per scan call into the module (a multiple of 64: a chunk fills whole
+/// words of the frontier bitmap).
 const SCAN_CHUNK: usize = 2048;
 /// Frontier positions per parents call into the module.
 pub const PARENT_CHUNK: usize = 512;
@@ -64,9 +63,10 @@ impl Flow {
 pub struct TierState {
     /// The tier.
     pub tier: Tier,
-    /// Child counters, `SKIP` or `DECIDED`.
-    counters: Vec<AtomicU32>,
-    /// Packed value and remoteness of decided positions.
+    /// Child counters, with the marks of skipped and decided positions.
+    counters: Counters,
+    /// Packed value and remoteness of decided positions (after the solve: of every
+    /// position, kept for the WinBy pass; empty for games without WinBy).
     records: Vec<AtomicU16>,
     /// Player to move per position (kept for go-again games and WinBy).
     pub turns: Vec<AtomicU8>,
@@ -115,9 +115,14 @@ pub fn solve_tier(
     let keep_turns = winby || flow == Flow::ByTurn;
     let n =
         usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
+    let counters = if game.properties().max_moves <= NARROW_MOVES {
+        Counters::Narrow(filled(game, node, "child counters", n, AtomicU8::zero)?)
+    } else {
+        Counters::Wide(filled(game, node, "child counters", n, AtomicU32::zero)?)
+    };
     let state = TierState {
         tier: node.tier,
-        counters: filled(game, node, "child counters", n, || AtomicU32::new(0))?,
+        counters,
         records: filled(game, node, "records", n, || AtomicU16::new(0))?,
         turns: if keep_turns {
             filled(game, node, "turns", n, || AtomicU8::new(0))?
@@ -138,41 +143,55 @@ pub fn solve_tier(
         },
         parents: ParentSource::UndoMoves,
     };
+    // The frontier: positions decided at the level being sent on, and at the next.
+    let words = Bits::words_for(n);
+    let mut now = Bits::from_words(filled(game, node, "frontier", words, || AtomicU64::new(0))?);
+    let mut next = Bits::from_words(filled(game, node, "frontier", words, || AtomicU64::new(0))?);
 
-    let mut wl = OwnFrontier::default();
-    let mut ties = OwnFrontier::default();
-    let (decided_wl, decided_tie, edges) = scan(game, node, &state, tick)?;
-    wl.push(0, decided_wl);
-    ties.push(0, decided_tie);
+    let edges = match &state.counters {
+        Counters::Narrow(c) => scan(game, node, &state, c, &now, tick)?,
+        Counters::Wide(c) => scan(game, node, &state, c, &now, tick)?,
+    };
     let mut state = state;
     if use_graph(game, mode)? {
         state.parents = ParentSource::Graph(build_graph(game, node, &state, edges, note)?);
     }
 
     // Wins and losses level by level, then ties once every win and loss is known.
-    run_levels(game, node, &state, flow, children, &mut wl, Phase::WinLose)?;
-    run_levels(game, node, &state, flow, children, &mut ties, Phase::Tie)?;
+    let mut levels = Levels {
+        game,
+        node,
+        state: &state,
+        flow,
+        children,
+        now: &mut now,
+        next: &mut next,
+    };
+    match &state.counters {
+        Counters::Narrow(c) => levels.both_phases(c)?,
+        Counters::Wide(c) => levels.both_phases(c)?,
+    }
+    drop((now, next));
 
     // Whatever is still undecided never resolves: a draw.
-    let mut values: Vec<u16> = reserved(game, node, "finished values", n)?;
-    values.par_extend(
-        state
-            .counters
-            .par_iter()
-            .zip(state.records.par_iter())
-            .map(|(c, rec)| match c.load(Relaxed) {
-                SKIP => 0,
-                DECIDED => rec.load(Relaxed),
-                _ => pack(Value::DRAW, 0),
-            }),
-    );
-    // Keep the final values visible to the WinBy pass; the counters are done with, and
-    // freeing them now leaves that pass 4 bytes a position more room.
-    values
-        .par_iter()
-        .zip(state.records.par_iter())
-        .for_each(|(&v, rec)| rec.store(v, Relaxed));
-    state.counters = Vec::new();
+    let counters = std::mem::replace(&mut state.counters, Counters::Narrow(Vec::new()));
+    match &counters {
+        Counters::Narrow(c) => finish(&state.records, c),
+        Counters::Wide(c) => finish(&state.records, c),
+    }
+    drop(counters);
+    let values: Vec<u16> = if winby {
+        // The WinBy pass reads the final values from the state; it gets its own copy.
+        let mut v = reserved(game, node, "finished values", n)?;
+        v.par_extend(state.records.par_iter().map(|r| r.load(Relaxed)));
+        v
+    } else {
+        // Converted in place (an atomic and its value have the same layout).
+        std::mem::take(&mut state.records)
+            .into_iter()
+            .map(AtomicU16::into_inner)
+            .collect()
+    };
     Ok((
         TierRecords {
             values,
@@ -182,32 +201,45 @@ pub fn solve_tier(
     ))
 }
 
-/// First pass: legality, primitives, child counters. Returns the positions decided as
-/// win or lose, and as tie, at remoteness 0.
-fn scan(
+/// Turns counters into final records: skipped positions 0, open ones draws.
+fn finish<C: Cell>(records: &[AtomicU16], counters: &[C]) {
+    records
+        .par_iter()
+        .zip(counters.par_iter())
+        .for_each(|(rec, c)| match status(c) {
+            Status::Skip => rec.store(0, Relaxed),
+            Status::Decided => {}
+            Status::Open(_) => rec.store(pack(Value::DRAW, 0), Relaxed),
+        });
+}
+
+/// First pass: legality, primitives, child counters. Marks the positions decided as
+/// win or lose at remoteness 0 in `wl` (ties are read back from the records later);
+/// returns the number of moves of undecided positions.
+fn scan<C: Cell>(
     game: &GameHandle,
     node: &TierNode,
     state: &TierState,
+    counters: &[C],
+    wl: &Bits,
     tick: Tick<'_>,
-) -> Result<(Vec<u64>, Vec<u64>, u64), SolveError> {
-    let n = state.counters.len();
+) -> Result<u64, SolveError> {
+    let n = counters.len();
     let chunks = n.div_ceil(SCAN_CHUNK);
-    let parts: Vec<(Vec<u64>, Vec<u64>, u64)> = (0..chunks)
+    (0..chunks)
         .into_par_iter()
         .map_init(
             || vec![ScanRecord::default(); SCAN_CHUNK],
-            |buf, c| -> Result<(Vec<u64>, Vec<u64>, u64), SolveError> {
+            |buf, c| -> Result<u64, SolveError> {
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
                 game.scan_batch(node.tier, first as u64, out)?;
-                let mut wl = Vec::new();
-                let mut tie = Vec::new();
                 let mut edges = 0u64;
                 for (k, s) in out.iter().enumerate() {
                     let i = first + k;
                     if s.value == ScanRecord::SKIP {
-                        state.counters[i].store(SKIP, Relaxed);
+                        counters[i].put(C::SKIP);
                         continue;
                     }
                     if !state.turns.is_empty() {
@@ -232,34 +264,30 @@ fn scan(
                     };
                     match decided {
                         Some(v) => {
-                            state.counters[i].store(DECIDED, Relaxed);
+                            counters[i].put(C::DECIDED);
                             state.records[i].store(pack(v, 0), Relaxed);
-                            if v == Value::TIE {
-                                tie.push(i as u64);
-                            } else {
-                                wl.push(i as u64);
+                            if v != Value::TIE {
+                                wl.set(i as u64);
                             }
                         }
                         None => {
-                            state.counters[i].store(s.children, Relaxed);
+                            if s.children >= C::DECIDED {
+                                return Err(SolveError::TooManyChildren {
+                                    position: TierPosition::new(node.tier, i as u64),
+                                    children: s.children,
+                                    max_moves: game.properties().max_moves,
+                                });
+                            }
+                            counters[i].put(s.children);
                             edges += s.children as u64;
                         }
                     }
                 }
                 tick(len as u64);
-                Ok((wl, tie, edges))
+                Ok(edges)
             },
         )
-        .collect::<Result<_, _>>()?;
-    let mut wl = Vec::new();
-    let mut tie = Vec::new();
-    let mut edges = 0;
-    for (a, b, e) in parts {
-        wl.extend(a);
-        tie.extend(b);
-        edges += e;
-    }
-    Ok((wl, tie, edges))
+        .try_reduce(|| 0, |a, b| Ok(a + b))
 }
 
 /// Whether this solve builds a reverse graph instead of calling undo moves.
@@ -298,10 +326,7 @@ fn build_graph(
             estimate.div_ceil(1 << 20)
         ));
     }
-    let inner = |i: u64| {
-        let c = state.counters[i as usize].load(Relaxed);
-        c != SKIP && c != DECIDED
-    };
+    let inner = |i: u64| matches!(state.counters.status(i as usize), Status::Open(_));
     let graph = ReverseGraph::build(game, node, &inner, &child_tiers)?;
     log::debug!(
         "tier {}: reverse graph built, {} moves, {} bytes",
@@ -318,185 +343,177 @@ enum Phase {
     Tie,
 }
 
-/// Processes one phase's frontier in increasing remoteness: at each level the child
-/// tiers' positions and (in a loopy tier) the tier's own decided positions send their
-/// values to their parents; parents decided by it form the next level.
-fn run_levels(
-    game: &GameHandle,
-    node: &TierNode,
-    state: &TierState,
+/// What the level passes of one tier share.
+struct Levels<'a, 'b> {
+    game: &'a GameHandle,
+    node: &'a TierNode,
+    state: &'a TierState,
     flow: Flow,
-    children: &[ChildFrontier],
-    own: &mut OwnFrontier,
-    phase: Phase,
-) -> Result<(), SolveError> {
-    let child_levels = children
-        .iter()
-        .map(|cf| match phase {
-            Phase::WinLose => cf.wl_levels(),
-            Phase::Tie => cf.tie_levels(),
-        })
-        .max()
-        .unwrap_or(0);
-    let mut r = 0u32;
-    while r < child_levels || own.any_from(r) {
-        let mut next = Vec::new();
-        for cf in children {
-            let level = match phase {
-                Phase::WinLose => cf.wins_losses(r),
-                Phase::Tie => cf.ties(r),
-            };
-            next.extend(propagate(
-                game,
-                state,
-                flow,
-                cf.tier,
-                level,
-                r,
-                phase,
-                |i| cf.records.packed(i),
-            )?);
-        }
-        let mine = own.take(r);
-        if node.loopy {
-            next.extend(propagate(
-                game,
-                state,
-                flow,
-                node.tier,
-                &mine,
-                r,
-                phase,
-                |i| state.packed(i),
-            )?);
-        }
-        if !next.is_empty() {
-            if r + 1 > MAX_REMOTENESS {
-                return Err(SolveError::RemotenessOverflow(node.tier));
-            }
-            own.push(r + 1, next);
-        }
-        r += 1;
-    }
-    Ok(())
+    children: &'a [ChildFrontier],
+    /// Positions of the tier decided at the level being sent on.
+    now: &'b mut Bits,
+    /// Positions of the tier decided at the next level.
+    next: &'b mut Bits,
 }
 
-/// Sends the values of `positions` (of `child_tier`, all at remoteness `r`) to their
-/// parents in the tier being solved; returns the parents decided by it (at `r + 1`).
-#[allow(clippy::too_many_arguments)]
-fn propagate(
-    game: &GameHandle,
-    state: &TierState,
+impl Levels<'_, '_> {
+    /// Wins and losses (from the scan's marks in `now`), then ties (from the records
+    /// of positions the scan decided as ties).
+    fn both_phases<C: Cell>(&mut self, counters: &[C]) -> Result<(), SolveError> {
+        self.run(counters, Phase::WinLose)?;
+        self.now.clear();
+        let tie0 = pack(Value::TIE, 0);
+        let records = &self.state.records;
+        self.now
+            .fill(records.len(), |i| records[i].load(Relaxed) == tie0);
+        self.run(counters, Phase::Tie)
+    }
+
+    /// Processes one phase's frontier in increasing remoteness: at each level the
+    /// child tiers' positions and (in a loopy tier) the tier's own decided positions
+    /// send their values to their parents; parents decided by it form the next level.
+    fn run<C: Cell>(&mut self, counters: &[C], phase: Phase) -> Result<(), SolveError> {
+        let child_levels = self
+            .children
+            .iter()
+            .map(|cf| match phase {
+                Phase::WinLose => cf.wl_levels(),
+                Phase::Tie => cf.tie_levels(),
+            })
+            .max()
+            .unwrap_or(0);
+        let loopy = self.node.loopy;
+        let mut own = loopy && self.now.any();
+        let mut r = 0u32;
+        while r < child_levels || own {
+            let send = Send {
+                game: self.game,
+                state: self.state,
+                counters,
+                flow: self.flow,
+                r,
+                phase,
+                next: self.next,
+            };
+            for cf in self.children {
+                let level = match phase {
+                    Phase::WinLose => cf.wins_losses(r),
+                    Phase::Tie => cf.ties(r),
+                };
+                send.level(cf.tier, level, |i| cf.records.packed(i))?;
+            }
+            if own {
+                let state = self.state;
+                send.bits(self.now, |i| state.packed(i))?;
+            }
+            let more = self.next.any();
+            if more && r + 1 > MAX_REMOTENESS {
+                return Err(SolveError::RemotenessOverflow(self.node.tier));
+            }
+            own = loopy && more;
+            // The level just sent on is done with: its bitmap takes the next level.
+            std::mem::swap(self.now, self.next);
+            self.next.clear();
+            r += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Sends values of positions at remoteness `r` to their parents in the tier being
+/// solved, marking the parents decided by it (at `r + 1`) in `next`.
+struct Send<'a, C> {
+    game: &'a GameHandle,
+    state: &'a TierState,
+    counters: &'a [C],
     flow: Flow,
-    child_tier: Tier,
-    positions: &[u64],
     r: u32,
     phase: Phase,
-    // Generic rather than `dyn`: it runs once per child position, and inlined it is a
-    // load.
-    packed_of: impl Fn(u64) -> u16 + Sync,
-) -> Result<Vec<u64>, SolveError> {
-    if positions.is_empty() {
-        return Ok(Vec::new());
-    }
-    let parts: Vec<Vec<u64>> = positions
-        .par_chunks(PARENT_CHUNK)
-        .map_init(
-            ParentBuffers::default,
-            |bufs, chunk| -> Result<Vec<u64>, SolveError> {
-                let mut decided = Vec::new();
-                for_each_parents(game, state, child_tier, chunk, bufs, |c, found| {
-                    if found.is_empty() {
-                        return Ok(());
-                    }
-                    let child_value = value_of(packed_of(c));
-                    let child_turn = if flow == Flow::ByTurn {
-                        Some(turn_of(game, state, child_tier, c)?)
-                    } else {
-                        None
-                    };
-                    for &p in found {
-                        if p as usize >= state.counters.len() {
-                            return Err(SolveError::PastPrefix {
-                                tier: state.tier,
-                                index: p,
-                                prefix: state.counters.len() as u64,
-                            });
-                        }
-                        let v = match flow {
-                            Flow::Alternate => child_value.invert(),
-                            Flow::Puzzle => child_value,
-                            Flow::ByTurn => {
-                                if Some(Player(state.turns[p as usize].load(Relaxed))) == child_turn
-                                {
-                                    child_value
-                                } else {
-                                    child_value.invert()
-                                }
-                            }
-                        };
-                        if update(state, p, v, r + 1, phase) {
-                            decided.push(p);
-                        }
-                    }
-                    Ok(())
-                })?;
-                Ok(decided)
-            },
-        )
-        .collect::<Result<_, _>>()?;
-    Ok(parts.concat())
+    next: &'a Bits,
 }
 
-/// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
-/// path sizes them on its first chunk, and the reverse graph needs only `one`.
-#[derive(Default)]
-pub struct ParentBuffers {
-    parents: Vec<u64>,
-    counts: Vec<u32>,
-    one: Vec<u64>,
-}
-
-/// Calls `f(child, parents)` (generic: it runs once per child) for each child in `chunk` (positions of `child_tier`, at
-/// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
-pub fn for_each_parents(
-    game: &GameHandle,
-    state: &TierState,
-    child_tier: Tier,
-    chunk: &[u64],
-    bufs: &mut ParentBuffers,
-    mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
-) -> Result<(), SolveError> {
-    match &state.parents {
-        ParentSource::UndoMoves => {
-            if bufs.parents.is_empty() {
-                let cap = game.properties().max_undo_moves as usize;
-                bufs.parents = vec![0u64; PARENT_CHUNK * cap];
-                bufs.counts = vec![0u32; PARENT_CHUNK];
-            }
-            game.parents_batch(
-                child_tier,
-                chunk,
-                state.tier,
-                &mut bufs.parents,
-                &mut bufs.counts,
-            )?;
-            let mut at = 0usize;
-            for (k, &c) in chunk.iter().enumerate() {
-                let m = bufs.counts[k] as usize;
-                f(c, &bufs.parents[at..at + m])?;
-                at += m;
-            }
-        }
-        ParentSource::Graph(g) => {
-            for &c in chunk {
-                bufs.one.clear();
-                bufs.one.extend(g.parents(child_tier, c));
-                f(c, &bufs.one)?;
-            }
+impl<C: Cell> Send<'_, C> {
+    /// A level of a child tier (or of any tier, given as a list).
+    // Generic rather than `dyn`: `packed_of` runs once per child position, and
+    // inlined it is a load.
+    fn level(
+        &self,
+        child_tier: Tier,
+        positions: Level<'_>,
+        packed_of: impl Fn(u64) -> u16 + Sync,
+    ) -> Result<(), SolveError> {
+        match positions {
+            Level::Wide(s) => s
+                .par_chunks(PARENT_CHUNK)
+                .try_for_each_init(ParentBuffers::default, |bufs, chunk| {
+                    self.chunk(child_tier, chunk, bufs, &packed_of)
+                }),
+            Level::Narrow(s) => s.par_chunks(PARENT_CHUNK).try_for_each_init(
+                || (ParentBuffers::default(), Vec::with_capacity(PARENT_CHUNK)),
+                |(bufs, wide), chunk| {
+                    wide.clear();
+                    wide.extend(chunk.iter().map(|&i| i as u64));
+                    self.chunk(child_tier, wide, bufs, &packed_of)
+                },
+            ),
         }
     }
-    Ok(())
+
+    /// The tier's own positions marked in `bits`.
+    fn bits(&self, bits: &Bits, packed_of: impl Fn(u64) -> u16 + Sync) -> Result<(), SolveError> {
+        bits.for_each_block(ParentBuffers::default, |bufs, positions| {
+            for chunk in positions.chunks(PARENT_CHUNK) {
+                self.chunk(self.state.tier, chunk, bufs, &packed_of)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// At most `PARENT_CHUNK` positions of `child_tier`.
+    fn chunk(
+        &self,
+        child_tier: Tier,
+        chunk: &[u64],
+        bufs: &mut ParentBuffers,
+        packed_of: &impl Fn(u64) -> u16,
+    ) -> Result<(), SolveError> {
+        let (state, counters, flow) = (self.state, self.counters, self.flow);
+        for_each_parents(self.game, state, child_tier, chunk, bufs, |c, found| {
+            if found.is_empty() {
+                return Ok(());
+            }
+            let child_value = value_of(packed_of(c));
+            let child_turn = if flow == Flow::ByTurn {
+                Some(turn_of(self.game, state, child_tier, c)?)
+            } else {
+                None
+            };
+            for &p in found {
+                if p as usize >= counters.len() {
+                    return Err(SolveError::PastPrefix {
+                        tier: state.tier,
+                        index: p,
+                        prefix: counters.len() as u64,
+                    });
+                }
+                let v = match flow {
+                    Flow::Alternate => child_value.invert(),
+                    Flow::Puzzle => child_value,
+                    Flow::ByTurn => {
+                        if Some(Player(state.turns[p as usize].load(Relaxed))) == child_turn {
+                            child_value
+                        } else {
+                            child_value.invert()
+                        }
+                    }
+                };
+                if update(counters, &state.records, p, v, self.r + 1, self.phase) {
+                    self.next.set(p);
+                }
+            }
+            Ok(())
+        })
+    }
 }
 
 fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {
@@ -510,29 +527,36 @@ fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<P
 /// Applies a child's value `v` (from the parent's mover's view) to parent `p`; returns
 /// whether this decided `p` (at remoteness `r`).
 #[inline]
-fn update(state: &TierState, p: u64, v: Value, r: u32, phase: Phase) -> bool {
-    let counter = &state.counters[p as usize];
-    let mut cur = counter.load(Relaxed);
+fn update<C: Cell>(
+    counters: &[C],
+    records: &[AtomicU16],
+    p: u64,
+    v: Value,
+    r: u32,
+    phase: Phase,
+) -> bool {
+    let counter = &counters[p as usize];
+    let mut cur = counter.get();
     loop {
-        if cur >= DECIDED {
+        if cur >= C::DECIDED {
             return false;
         }
         let (new, decided_as) = match phase {
-            Phase::Tie => (DECIDED, Value::TIE),
-            Phase::WinLose if v == Value::WIN => (DECIDED, Value::WIN),
+            Phase::Tie => (C::DECIDED, Value::TIE),
+            Phase::WinLose if v == Value::WIN => (C::DECIDED, Value::WIN),
             Phase::WinLose if v == Value::LOSE => {
                 if cur == 1 {
-                    (DECIDED, Value::LOSE)
+                    (C::DECIDED, Value::LOSE)
                 } else {
                     (cur - 1, Value::UNDECIDED)
                 }
             }
             Phase::WinLose => return false,
         };
-        match counter.compare_exchange_weak(cur, new, AcqRel, Relaxed) {
+        match counter.cas(cur, new) {
             Ok(_) => {
-                if new == DECIDED {
-                    state.records[p as usize].store(pack(decided_as, r), Relaxed);
+                if new == C::DECIDED {
+                    records[p as usize].store(pack(decided_as, r), Relaxed);
                     return true;
                 }
                 return false;

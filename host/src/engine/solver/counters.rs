@@ -1,0 +1,152 @@
+//! Child counters of the tier being solved: per position, how many children are not
+//! yet known to be wins for the player moving there, or a mark that the position is
+//! skipped (illegal or not canonical) or decided. One byte a position when the game
+//! has at most `NARROW_MOVES` moves in any position, four bytes otherwise.
+//!
+//! This file only holds counters; it never decides a value.
+
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::*};
+
+/// The most moves a game may have for one-byte counters (254 and 255 are the marks).
+pub const NARROW_MOVES: u32 = 253;
+
+/// One counter: an atomic cell with two marks above every count.
+pub trait Cell: Sync + Send {
+    /// The mark of a skipped position.
+    const SKIP: u32;
+    /// The mark of a decided position (every count is below it).
+    const DECIDED: u32;
+    /// A counter of zero.
+    fn zero() -> Self;
+    /// Its value.
+    fn get(&self) -> u32;
+    /// Sets it (`v` at most `SKIP`).
+    fn put(&self, v: u32);
+    /// Compare and exchange (weak), as `AtomicU32::compare_exchange_weak`.
+    fn cas(&self, cur: u32, new: u32) -> Result<u32, u32>;
+}
+
+impl Cell for AtomicU8 {
+    const SKIP: u32 = u8::MAX as u32;
+    const DECIDED: u32 = u8::MAX as u32 - 1;
+    fn zero() -> Self {
+        AtomicU8::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        self.load(Relaxed) as u32
+    }
+    #[inline]
+    fn put(&self, v: u32) {
+        self.store(v as u8, Relaxed)
+    }
+    #[inline]
+    fn cas(&self, cur: u32, new: u32) -> Result<u32, u32> {
+        self.compare_exchange_weak(cur as u8, new as u8, AcqRel, Relaxed)
+            .map(u32::from)
+            .map_err(u32::from)
+    }
+}
+
+impl Cell for AtomicU32 {
+    const SKIP: u32 = u32::MAX;
+    const DECIDED: u32 = u32::MAX - 1;
+    fn zero() -> Self {
+        AtomicU32::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        self.load(Relaxed)
+    }
+    #[inline]
+    fn put(&self, v: u32) {
+        self.store(v, Relaxed)
+    }
+    #[inline]
+    fn cas(&self, cur: u32, new: u32) -> Result<u32, u32> {
+        self.compare_exchange_weak(cur, new, AcqRel, Relaxed)
+    }
+}
+
+/// The counters of a tier, one or four bytes each.
+pub enum Counters {
+    /// One byte a position.
+    Narrow(Vec<AtomicU8>),
+    /// Four bytes a position.
+    Wide(Vec<AtomicU32>),
+}
+
+/// What a counter says about its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Illegal or not canonical.
+    Skip,
+    /// Its value is known.
+    Decided,
+    /// Still undecided, with this many children left.
+    Open(u32),
+}
+
+/// What counter `c` says about its position.
+#[inline]
+pub fn status<C: Cell>(c: &C) -> Status {
+    match c.get() {
+        v if v == C::SKIP => Status::Skip,
+        v if v == C::DECIDED => Status::Decided,
+        v => Status::Open(v),
+    }
+}
+
+impl Counters {
+    /// Bytes a counter takes for a game with at most `max_moves` moves a position.
+    pub fn width(max_moves: u32) -> u64 {
+        if max_moves <= NARROW_MOVES {
+            1
+        } else {
+            4
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        match self {
+            Counters::Narrow(v) => v.len(),
+            Counters::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What position `i`'s counter says.
+    #[inline]
+    pub fn status(&self, i: usize) -> Status {
+        match self {
+            Counters::Narrow(v) => status(&v[i]),
+            Counters::Wide(v) => status(&v[i]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_sit_above_every_count() {
+        let c = AtomicU8::zero();
+        c.put(NARROW_MOVES);
+        assert_eq!(status(&c), Status::Open(NARROW_MOVES));
+        c.put(AtomicU8::DECIDED);
+        assert_eq!(status(&c), Status::Decided);
+        c.put(AtomicU8::SKIP);
+        assert_eq!(status(&c), Status::Skip);
+        let w = AtomicU32::zero();
+        w.put(300);
+        assert_eq!(status(&w), Status::Open(300));
+        assert_eq!(Counters::width(44), 1);
+        assert_eq!(Counters::width(254), 4);
+    }
+}
