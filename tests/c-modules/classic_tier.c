@@ -12,6 +12,13 @@
 **              Tier t holds the boards with t pieces placed; X moves
 **              first. Written fresh for gamesman-rs's tests.
 **
+**              With -DCLASSIC_QUIRKS it also does two things Classic's own
+**              modules do and Classic tolerates: undo moves answered towards
+**              the position's own (non-loopy) tier, which Classic's tier
+**              solver never asks (mbaghchal, mtttwo), and move texts padded
+**              with a leading space, "%2d", that no ValidTextInput reads
+**              (mbeeline).
+**
 ************************************************************************/
 
 // cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic tests/c-modules/classic_tier.c plugin-api/c/classic/*.c -o libclassic_tier.so
@@ -111,7 +118,11 @@ static UNDOMOVELIST *GenerateUndoMovesToTier(POSITION position, TIER tier) {
     TIER own = Unhash(position, board);
     UNDOMOVELIST *undo = NULL;
     int i;
+#ifdef CLASSIC_QUIRKS
+    if (own == 0 || (tier != own - 1 && tier != own)) return NULL;
+#else
     if (own == 0 || tier != own - 1) return NULL;
+#endif
     char last = PieceToMove(own - 1);
     for (i = 0; i < BOARDSIZE; i++) {
         if (board[i] != last) continue;
@@ -209,9 +220,18 @@ void PrintComputersMove(MOVE computersMove, STRING computersName) { printf("%s: 
 USERINPUT GetAndPrintPlayersMove(POSITION position, MOVE *move, STRING playerName) {
     return HandleDefaultTextInput(position, move, playerName);
 }
+#ifdef CLASSIC_QUIRKS
+/* Typed moves are taken only as the module prints them. */
+BOOLEAN ValidTextInput(STRING input) { return input == NULL; }
+#else
 BOOLEAN ValidTextInput(STRING input) { return input[0] >= '1' && input[0] <= '9' && input[1] == '\0'; }
+#endif
 MOVE ConvertTextInputToMove(STRING input) { return input[0] - '1'; }
+#ifdef CLASSIC_QUIRKS
+void MoveToString(MOVE move, char *buffer) { snprintf(buffer, MAX_MOVE_STRING_LENGTH, "%2d", move + 1); }
+#else
 void MoveToString(MOVE move, char *buffer) { snprintf(buffer, MAX_MOVE_STRING_LENGTH, "%d", move + 1); }
+#endif
 int NumberOfOptions(void) { return 1; }
 int getOption(void) { return 1; }
 void setOption(int option) { (void)option; }

@@ -139,9 +139,15 @@ fn num(row: &HashMap<String, String>, key: &str) -> Option<u64> {
 
 /// The oracle's `default` rows that Classic solved, by module.
 pub fn read_oracle(text: &str) -> HashMap<String, Oracle> {
+    read_oracle_request(text, "default")
+}
+
+/// The oracle's rows of one request (`default`, `notiers`, an option number) that
+/// Classic solved, by module.
+pub fn read_oracle_request(text: &str, request: &str) -> HashMap<String, Oracle> {
     let mut out = HashMap::new();
     for row in read_tsv(text) {
-        if row["request"] != "default" || row.get("value").is_none_or(|v| v == "-") {
+        if row["request"] != request || row.get("value").is_none_or(|v| v == "-") {
             continue;
         }
         let tier = row.get("tier").is_some_and(|t| t == "1");
@@ -177,12 +183,27 @@ pub fn read_oracle(text: &str) -> HashMap<String, Oracle> {
 pub struct Expectation {
     /// `ok`, `fail`, or `load-fails` (builds, but the host refuses to open it).
     pub build: String,
-    /// `pass`, `skip`, or the checks expected to fail, comma-separated.
+    /// `pass`, `skip`, `bench` (only with `GAMESMAN_CLASSIC_FULL`), or the checks
+    /// expected to fail, comma-separated.
     pub validate: String,
-    /// `equal`, `value`, `solves`, `bench` or `fails`.
+    /// `equal`, `value`, `solves`, `bench`, `fails`, `notiers` (solved reachable-only
+    /// and compared with Classic's `--notiers` row: value, remoteness and counts), or
+    /// `bench-notiers` (that, only with `GAMESMAN_CLASSIC_FULL`).
     pub solve: String,
     /// Why, where it is not `equal`.
     pub note: String,
+    /// Validate a random sample of this many positions per tier (`validate --sample`)
+    /// instead of validate's default; set from `validate_sample.tsv` in CI's run.
+    pub sample: Option<u64>,
+}
+
+/// The per-module sample sizes of CI's validate run (`validate_sample.tsv`: module,
+/// sample, why).
+pub fn read_samples(text: &str) -> HashMap<String, u64> {
+    read_tsv(text)
+        .into_iter()
+        .filter_map(|r| Some((r["module"].clone(), r.get("sample")?.parse().ok()?)))
+        .collect()
 }
 
 /// The expectations by module.
@@ -197,6 +218,7 @@ pub fn read_expectations(text: &str) -> HashMap<String, Expectation> {
                     validate: r["validate"].clone(),
                     solve: r["solve"].clone(),
                     note: r.get("note").cloned().unwrap_or_default(),
+                    sample: None,
                 },
             )
         })
@@ -330,10 +352,13 @@ fn run_module(
     // A regular module is solved as Classic solves it: the positions reachable from the
     // start (its hash space may be far larger); a tier module's tiers whole.
     let regular = json(&info, "host info")?["properties"]["tier_game"] == false;
-    if expect.validate != "skip" {
+    if !matches!(expect.validate.as_str(), "skip" | "bench") {
         let mut v = Command::new(tools.validate);
         v.args(["--plugin", &plugin, "--json", "--threads", "1"])
             .current_dir(&dir);
+        if let Some(n) = expect.sample {
+            v.args(["--sample", &n.to_string()]);
+        }
         let r = step(v, bounds.validate, "validate")?;
         let j = json(&r, "validate")?;
         let mut failed: Vec<String> = j["checks"]
@@ -362,12 +387,14 @@ fn run_module(
             ));
         }
     }
-    if matches!(expect.solve.as_str(), "bench" | "skip") {
+    if matches!(expect.solve.as_str(), "bench" | "bench-notiers" | "skip") {
         return Ok(problems);
     }
     let db = format!("file:{}", dir.join("db").display());
     let mut args = vec!["solve", "--db", &db, "--json", "--threads", "1"];
-    if regular {
+    // A tier module compared with Classic's `--notiers` solve: what is reachable.
+    let notiers = expect.solve == "notiers";
+    if regular || notiers {
         args.push("--reachable");
     }
     let solved = step(host(&args), bounds.solve, "solve")?;
@@ -401,7 +428,7 @@ fn run_module(
             oracle.value, oracle.remoteness
         ));
     }
-    if expect.solve == "equal" {
+    if matches!(expect.solve.as_str(), "equal" | "notiers") {
         let a = step(
             host(&["analyze", "--db", &db, "--json"]),
             bounds.solve,

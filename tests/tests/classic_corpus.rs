@@ -9,13 +9,15 @@
 //! Needs `../shared/gamesman-classic` (Classic's module files, read at test time, never
 //! copied here): without it the corpus test says so and passes, except under `CI`,
 //! where it fails. Modules are built and run two at a time, each step bounded; the
-//! modules whose solve is too long for CI (`bench` in the expectations) run only with
-//! `GAMESMAN_CLASSIC_FULL=1`. This file must not hold any module's results.
+//! modules whose solve or validate is too long for CI (`bench` in the expectations)
+//! run only with `GAMESMAN_CLASSIC_FULL=1`, and those whose default validate is too
+//! long validate a sample in CI (`tests/classic/validate_sample.tsv`) and in full
+//! there. This file must not hold any module's results.
 
 use e2e_tests::cbuild::workspace_root;
 use e2e_tests::classic_corpus::{
-    check_module, corpus_dir, makefile_modules, read_expectations, read_oracle, Bounds,
-    Expectation, Tools, LAYER_OBJECTS_COMMAND,
+    check_module, corpus_dir, makefile_modules, read_expectations, read_oracle,
+    read_oracle_request, read_samples, Bounds, Expectation, Tools, LAYER_OBJECTS_COMMAND,
 };
 use e2e_tests::run::run;
 use e2e_tests::workspace::{artifact_dir, host_binary};
@@ -61,7 +63,18 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
         modules.len()
     );
     let expectations = read_expectations(&read("tests/classic/expectations.tsv"));
-    let oracle = read_oracle(&read("tests/classic/oracle.tsv"));
+    let oracle_text = read("tests/classic/oracle.tsv");
+    let oracle = read_oracle(&oracle_text);
+    let notiers = read_oracle_request(&oracle_text, "notiers");
+    let samples = read_samples(&read("tests/classic/validate_sample.tsv"));
+    for module in samples.keys() {
+        assert!(
+            expectations
+                .get(module)
+                .is_some_and(|e| e.validate != "skip"),
+            "validate_sample.tsv names {module}, which expectations.tsv does not validate"
+        );
+    }
     let missing: Vec<&String> = modules
         .iter()
         .filter(|m| !expectations.contains_key(*m))
@@ -112,6 +125,22 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
                 if full && expect.solve == "bench" {
                     expect.solve = "equal".into();
                 }
+                if full && expect.solve == "bench-notiers" {
+                    expect.solve = "notiers".into();
+                }
+                if full && expect.validate == "bench" {
+                    expect.validate = "pass".into();
+                }
+                // CI validates a sample where the default would outlast its bound; the
+                // full run validates as `validate` does by default.
+                if !full {
+                    expect.sample = samples.get(&module).copied();
+                }
+                let row = if expect.solve == "notiers" {
+                    notiers.get(&module)
+                } else {
+                    oracle.get(&module)
+                };
                 let tools = Tools {
                     host: &host,
                     validate: &validate,
@@ -120,7 +149,7 @@ fn every_makefile_module_builds_loads_validates_and_solves_to_classics_values() 
                     sources: &sources,
                     work: &work,
                 };
-                let found = check_module(&module, &expect, oracle.get(&module), &tools, bounds);
+                let found = check_module(&module, &expect, row, &tools, bounds);
                 problems.lock().expect("problems").extend(found);
             });
         }

@@ -126,6 +126,9 @@ POSITION classic_window_position(TIER tier, TIERPOSITION tierposition);
 void classic_window_reset(void);
 /* Splits a window position; FALSE if it lies in no tier of the window. */
 BOOLEAN classic_window_split(POSITION position, TIER *tier, TIERPOSITION *tierposition);
+/* Whether gTierChildrenFunPtr(tier) lists `child`: Classic's tier solver asks a module
+ * for undo moves of a position towards a tier only then. */
+BOOLEAN classic_tier_lists_child(TIER tier, TIER child);
 
 /* ---- reachability of regular modules --------------------------------------------- */
 

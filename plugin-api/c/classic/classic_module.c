@@ -335,11 +335,14 @@ static int find_move(POSITION position, const char *text, uint64_t *out, gamesma
     for (MOVELIST *m = moves; m != NULL && !found; m = m->next) {
         move_text(m->move, name, sizeof name);
         for (size_t len = strlen(name); len > 0 && isspace((unsigned char)name[len - 1]); len--) name[len - 1] = '\0';
-        if (strcasecmp(name, typed) == 0) {
+        /* Compared trimmed on both sides, as the typed text is ("%2d %2d" texts). */
+        const char *bare = name;
+        while (isspace((unsigned char)*bare)) bare++;
+        if (strcasecmp(bare, typed) == 0) {
             *out = move_out(m->move);
             found = 1;
         } else if (used < sizeof names) {
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "", name);
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "", bare);
         }
     }
     classic_note_function("ValidTextInput");
@@ -520,7 +523,10 @@ static int64_t generate_undo_moves_to_tier(gamesman_game *game, gamesman_positio
     int turn;
     volatile int64_t n = GAMESMAN_ERROR;
     CLASSIC_RUN(err, "GenerateUndoMovesToTier", GAMESMAN_ERROR, {
-        if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
+        /* None towards a tier that does not list the position's tier as a child:
+         * Classic never asks there, and modules answer it with moves of their own. */
+        if (!classic_tier_lists_child(tier, p.tier)) n = 0;
+        else if (classic_position_in(p, &position, &turn, err) == GAMESMAN_OK) {
             UNDOMOVELIST *list = gGenerateUndoMovesToTierFunPtr(position, tier);
             n = 0;
             for (UNDOMOVELIST *u = list; u != NULL; u = u->next, n++)

@@ -9,6 +9,9 @@
  * Each thread has its own window, opened on the tier of the position a call is about
  * and rebuilt when that tier changes; a position of a tier outside the window gets a
  * slot at the end. InitializeGame (a variant change) closes every window.
+ *
+ * Also here: which tiers list which as children (classic_tier_lists_child), the
+ * question Classic's tier solver answers before it asks a module for undo moves.
  */
 #include "classic_internal.h"
 
@@ -108,4 +111,35 @@ CLASSIC_CORE void gUnhashToTierPosition(POSITION position, TIERPOSITION *tierpos
 CLASSIC_CORE void gInitializeHashWindow(TIER tier, BOOLEAN loadDB) {
     (void)loadDB;
     open_window(tier);
+}
+
+/* The children of the tier last asked about, on this thread (TierChildren is called
+ * once per tier, not once per position). */
+static _Thread_local unsigned lists_generation = 0;
+static _Thread_local TIER lists_tier = 0;
+static _Thread_local TIER *lists = NULL;
+static _Thread_local int lists_count = 0, lists_room = 0;
+
+BOOLEAN classic_tier_lists_child(TIER tier, TIER child) {
+    if (gTierChildrenFunPtr == NULL) return tier == child;
+    if (lists_generation != generation || lists_tier != tier || lists == NULL) {
+        const char *caller = classic_note_function("TierChildren");
+        TIERLIST *children = gTierChildrenFunPtr(tier);
+        classic_note_function(caller);
+        lists_count = 0;
+        for (TIERLIST *t = children; t != NULL; t = t->next) {
+            if (lists_count == lists_room) {
+                lists_room = lists_room == 0 ? 16 : 2 * lists_room;
+                lists = SafeRealloc(lists, sizeof *lists * (size_t)lists_room);
+            }
+            lists[lists_count++] = t->tier;
+        }
+        FreeTierList(children);
+        if (lists == NULL) lists = SafeRealloc(lists, sizeof *lists); /* marks the cache filled */
+        lists_generation = generation;
+        lists_tier = tier;
+    }
+    for (int i = 0; i < lists_count; i++)
+        if (lists[i] == child) return TRUE;
+    return FALSE;
 }
