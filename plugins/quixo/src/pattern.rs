@@ -211,8 +211,14 @@ impl PatternOrder {
     #[inline(always)]
     pub fn index(&self, t: &WideTables, b: Board, canonical: bool) -> u64 {
         let occupied = b.x | b.o;
-        let p = t.colex_rank(self.full & !occupied);
-        let j = t.colex_rank(t.extract(b.x, occupied));
+        let blank = self.full & !occupied;
+        let (p, placed) = match self.blanks {
+            0 => (0, b.x),
+            1 => (blank.trailing_zeros() as u64, squeeze(b.x, blank)),
+            2..=FEW => (t.colex_rank(blank), squeeze(b.x, blank)),
+            _ => (t.colex_rank(blank), t.extract(b.x, occupied)),
+        };
+        let j = t.colex_rank(placed);
         let below = self.canonical_below(self.patterns[p as usize], j);
         if canonical {
             below
@@ -224,12 +230,20 @@ impl PatternOrder {
     /// The board of pattern `p` with placement `j`.
     #[inline(always)]
     fn board(&self, t: &WideTables, p: u64, j: u64) -> Board {
-        let blank = t.colex_unrank(p, self.blanks, self.cells);
+        let placed = t.colex_unrank(j, self.xs, self.cells - self.blanks);
+        let (blank, x) = match self.blanks {
+            0 => (0, placed),
+            1 => (1 << p, spread(placed, 1 << p)),
+            2..=FEW => {
+                let blank = t.colex_unrank(p, self.blanks, self.cells);
+                (blank, spread(placed, blank))
+            }
+            _ => {
+                let blank = t.colex_unrank(p, self.blanks, self.cells);
+                (blank, t.deposit(placed, self.full & !blank))
+            }
+        };
         let occupied = self.full & !blank;
-        let x = t.deposit(
-            t.colex_unrank(j, self.xs, self.cells - self.blanks),
-            occupied,
-        );
         Board {
             x,
             o: occupied & !x,
@@ -308,6 +322,38 @@ impl PatternOrder {
     }
 }
 
+/// Patterns of at most this many blanks (the endgame tiers') take the X cubes' places
+/// out of the board, and put them back, by shifting around each blank cell rather
+/// than with `WideTables`' byte-wise `pext` and `pdep` tables.
+const FEW: usize = 4;
+
+/// The bits of `bits` (none on `blank`) with the cells of `blank` taken out, the cells
+/// above each moved down one: `pext` on the other cells, for a few blank cells.
+#[inline(always)]
+fn squeeze(mut bits: u32, mut blank: u32) -> u32 {
+    // From the highest blank cell down, so the lower ones keep their places.
+    while blank != 0 {
+        let c = 31 - blank.leading_zeros();
+        let below = (1u32 << c) - 1;
+        bits = (bits & below) | (bits >> 1 & !below);
+        blank &= below;
+    }
+    bits
+}
+
+/// The low bits of `bits` placed on the cells other than `blank`: a gap opened at
+/// each blank cell (`pdep` on the other cells, for a few blank cells).
+#[inline(always)]
+fn spread(mut bits: u32, mut blank: u32) -> u32 {
+    // From the lowest blank cell up, so the higher ones are at their final places.
+    while blank != 0 {
+        let below = (1u32 << blank.trailing_zeros()) - 1;
+        bits = (bits & below) | (bits & !below) << 1;
+        blank &= blank - 1;
+    }
+    bits
+}
+
 /// The place of the `k`-th set bit of `word` (which has more than `k`): whole 16-bit
 /// chunks skipped by their counts, then at most 15 bits cleared.
 #[inline(always)]
@@ -332,6 +378,32 @@ fn select(mut word: u64, mut k: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::rank::multinomial;
+
+    #[test]
+    fn squeeze_and_spread_are_the_table_pext_and_pdep() {
+        let t = WideTables::new();
+        let full = (1u32 << 25) - 1;
+        let mut seed = 3u64;
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = (seed >> 7) as u32;
+            // A few blank cells, and X cubes on some of the others.
+            let mut blank = 0u32;
+            for k in 0..(r % (FEW as u32 + 1)) {
+                blank |= 1 << ((r >> (5 * k + 3)) % 25);
+            }
+            let x = (seed >> 33) as u32 & full & !blank;
+            let occupied = full & !blank;
+            assert_eq!(
+                squeeze(x, blank),
+                t.extract(x, occupied),
+                "{x:#x} {blank:#x}"
+            );
+            let placed = squeeze(x, blank);
+            assert_eq!(spread(placed, blank), t.deposit(placed, occupied));
+            assert_eq!(spread(placed, blank), x);
+        }
+    }
 
     #[test]
     fn select_finds_the_kth_set_bit() {
