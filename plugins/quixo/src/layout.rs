@@ -59,7 +59,13 @@ pub fn join_index(i: u64, side: Side, swapped: bool, same: bool, n: u64) -> u64 
 /// O, X to move when they are equal (the colour swap otherwise).
 #[inline(always)]
 pub fn oriented(b: Board, side: Side) -> (Board, Side) {
-    let (x, o) = (b.x.count_ones(), b.o.count_ones());
+    oriented_counted(b, side, b.x.count_ones(), b.o.count_ones())
+}
+
+/// `oriented` for a board known to have `x` X and `o` O cubes (a batch of children or
+/// parents shares its counts, which need not be counted per board).
+#[inline(always)]
+pub fn oriented_counted(b: Board, side: Side, x: u32, o: u32) -> (Board, Side) {
     if x > o || (x == o && side == Side::O) {
         (b.swapped(), side.other())
     } else {

@@ -55,7 +55,7 @@ use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
 };
-use layout::{join_index, oriented, side_bit, side_of, split_index};
+use layout::{join_index, oriented, oriented_counted, side_bit, side_of, split_index};
 use moves::Status;
 use order::CanonicalFirst;
 use pattern::PatternOrder;
@@ -263,6 +263,17 @@ impl Quixo {
     fn canonical_of(&self, b: Board, side: Side) -> (Board, Side) {
         if self.symmetric {
             let (b, side) = oriented(b, side);
+            (self.symmetries.canonical(b), side)
+        } else {
+            (b, side)
+        }
+    }
+
+    /// `canonical_of` for a board known to have `x` X and `o` O cubes.
+    #[inline(always)]
+    fn canonical_counted(&self, b: Board, side: Side, x: u32, o: u32) -> (Board, Side) {
+        if self.symmetric {
+            let (b, side) = oriented_counted(b, side, x, o);
             (self.symmetries.canonical(b), side)
         } else {
             (b, side)
@@ -595,15 +606,33 @@ impl Game for Quixo {
     fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
         let (b, side) = self.decode(p);
         let mut seen = Distinct::new();
-        moves::for_each_child(&self.geo, b, side, |_, c, _| {
-            let (c, s) = self.canonical_of(c, side.other());
+        // A child's counts: the mover's grows by one where the cube taken was blank.
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let counts = |took_blank: bool| match (side, took_blank) {
+            (Side::X, true) => (x + 1, o),
+            (Side::O, true) => (x, o + 1),
+            _ => (x, o),
+        };
+        let kind = |(cx, co): (u32, u32)| {
+            let t = self.tiers.tier(cx, co);
+            (cx, co, t, self.tiers.ranker(t))
+        };
+        let own = kind(counts(false));
+        // No blank to take on a full board (the second entry is then never used).
+        let blank = if ((x + o) as usize) < self.geo.cells {
+            kind(counts(true))
+        } else {
+            own
+        };
+        let kinds = [own, blank];
+        moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
+            let (cx, co, t, r) = kinds[took_blank as usize];
+            debug_assert_eq!((c.x.count_ones(), c.o.count_ones()), (cx, co));
+            let (c, s) = self.canonical_counted(c, side.other(), cx, co);
             if seen.insert(key(c) ^ side_bit(s) << 63) {
-                let (x, o) = (c.x.count_ones(), c.o.count_ones());
-                let t = self.tiers.tier(x, o);
-                let r = self.tiers.ranker(t);
                 out.push(TierPosition::new(
                     t,
-                    self.canonical_index(t, r, c, s, x == o),
+                    self.canonical_index(t, r, c, s, cx == co),
                 ));
             }
         });
@@ -622,8 +651,17 @@ impl Game for Quixo {
         };
         let r = self.tiers.ranker(tier);
         let mut seen = Distinct::new();
+        // Every parent's counts: `last`'s is one fewer where the cube taken was blank.
+        let (mut px, mut po) = (b.x.count_ones(), b.o.count_ones());
+        if from_blank {
+            match last {
+                Side::X => px -= 1,
+                Side::O => po -= 1,
+            }
+        }
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
-            let (parent, s) = self.canonical_of(parent, last);
+            debug_assert_eq!((parent.x.count_ones(), parent.o.count_ones()), (px, po));
+            let (parent, s) = self.canonical_counted(parent, last, px, po);
             if seen.insert(key(parent) ^ side_bit(s) << 63) {
                 out.push(TierPosition::new(
                     tier,

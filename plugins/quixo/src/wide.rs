@@ -25,6 +25,9 @@ pub struct WideTables {
     /// `pdep[free * 256 + bits]`: the low bits of `bits` placed on the set bits of
     /// `free`.
     pdep: Vec<u8>,
+    /// `ones[byte]`: the set bits of `byte` (the builds target plain x86-64, where
+    /// `count_ones` is a dozen instructions rather than one).
+    ones: [u8; 256],
     /// `binomial[n][k]` for `n, k <= MAX`.
     binomial: Vec<[u64; MAX + 1]>,
     /// `by_k[k][n]`: `binomial(n, k)`, a row per `k` for `colex_unrank`'s scans.
@@ -87,7 +90,12 @@ impl WideTables {
                 pdep[free * 256 + bits] = placed;
             }
         }
+        let mut ones = [0u8; 256];
+        for (byte, n) in ones.iter_mut().enumerate() {
+            *n = byte.count_ones() as u8;
+        }
         WideTables {
+            ones,
             colex,
             pext,
             pdep,
@@ -113,9 +121,10 @@ impl WideTables {
             self.colex[(chunk * (MAX + 1) + below as usize) * 256 + byte as usize] as u64
         };
         let (b0, b1, b2, b3) = (m & 0xff, m >> 8 & 0xff, m >> 16 & 0xff, m >> 24);
-        let p1 = b0.count_ones();
-        let p2 = p1 + b1.count_ones();
-        let p3 = p2 + b2.count_ones();
+        let ones = |byte: u32| self.ones[byte as usize] as u32;
+        let p1 = ones(b0);
+        let p2 = p1 + ones(b1);
+        let p3 = p2 + ones(b2);
         row(0, 0, b0) + row(1, p1, b1) + row(2, p2, b2) + row(3, p3, b3)
     }
 
