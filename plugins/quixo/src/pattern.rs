@@ -22,6 +22,7 @@ use crate::board::Board;
 use crate::rank::{first_combination, next_combination};
 use crate::symmetry::Symmetries;
 use crate::wide::WideTables;
+use std::cell::Cell;
 
 /// A pattern that is not the smallest of its images: no canonical board.
 const NONE: u8 = 0;
@@ -227,10 +228,33 @@ impl PatternOrder {
         }
     }
 
+    /// The X cubes' places of placement `j` (a colex rank): stepped forward from the
+    /// last one this thread unranked when that is a little below it (the solver walks
+    /// a tier's positions in order), else unranked.
+    #[inline(always)]
+    fn placed(&self, t: &WideTables, j: u64) -> u32 {
+        // The boards of equal counts are numbered the same, whichever numbering this is.
+        let key = (self.cells * 64 + self.xs) as u32;
+        LAST.with(|last| {
+            let (k, lj, lc) = last.get();
+            let placed = if k == key && lj <= j && j - lj <= STEPS {
+                let mut c = lc;
+                for _ in lj..j {
+                    c = successor(c);
+                }
+                c
+            } else {
+                t.colex_unrank(j, self.xs, self.cells - self.blanks)
+            };
+            last.set((key, j, placed));
+            placed
+        })
+    }
+
     /// The board of pattern `p` with placement `j`.
     #[inline(always)]
     fn board(&self, t: &WideTables, p: u64, j: u64) -> Board {
-        let placed = t.colex_unrank(j, self.xs, self.cells - self.blanks);
+        let placed = self.placed(t, j);
         let (blank, x) = match self.blanks {
             0 => (0, placed),
             1 => (1 << p, spread(placed, 1 << p)),
@@ -322,6 +346,23 @@ impl PatternOrder {
     }
 }
 
+/// Placements stepped forward by `successor` rather than unranked.
+const STEPS: u64 = 16;
+
+thread_local! {
+    /// The last placement unranked on this thread: `(cells * 64 + xs, colex rank, X
+    /// places)`, the key 0 for none.
+    static LAST: Cell<(u32, u64, u32)> = const { Cell::new((0, 0, 0)) };
+}
+
+/// The next larger set of as many cells as `c` (not empty): Gosper's hack with a shift
+/// for its division.
+#[inline(always)]
+fn successor(c: u32) -> u32 {
+    let ripple = c.wrapping_add(c & c.wrapping_neg());
+    ripple | ((ripple ^ c) >> 2) >> c.trailing_zeros()
+}
+
 /// Patterns of at most this many blanks (the endgame tiers') take the X cubes' places
 /// out of the board, and put them back, by shifting around each blank cell rather
 /// than with `WideTables`' byte-wise `pext` and `pdep` tables.
@@ -378,6 +419,18 @@ fn select(mut word: u64, mut k: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::rank::multinomial;
+
+    #[test]
+    fn successor_steps_through_the_colex_order() {
+        let t = WideTables::new();
+        for k in 1..=6 {
+            let mut c = first_combination(k);
+            for j in 0..t.binomial(12, k as usize) {
+                assert_eq!(c, t.colex_unrank(j, k as usize, 12), "{k} of 12, rank {j}");
+                c = successor(c);
+            }
+        }
+    }
 
     #[test]
     fn squeeze_and_spread_are_the_table_pext_and_pdep() {
