@@ -9,6 +9,7 @@ pub mod browser;
 pub mod cbuild;
 pub mod classic_corpus;
 pub mod hostile;
+pub mod module_cli;
 pub mod run;
 pub mod serve;
 pub mod tictactoe;

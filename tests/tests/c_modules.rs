@@ -10,11 +10,12 @@
 use e2e_tests::cbuild::{
     build_classic_module, build_header_module, workspace_root, CLASSIC_COMMAND, HEADER_COMMAND,
 };
-use e2e_tests::run::{run, run_host, run_with_input, RunOutput, DEFAULT_TIMEOUT};
+use e2e_tests::module_cli::{analyze, host, json, path, query, validate};
+use e2e_tests::run::{run, run_host, run_with_input, DEFAULT_TIMEOUT};
 use e2e_tests::tictactoe::{reachable_by_pieces, reachable_classes_by_pieces};
 use e2e_tests::workspace::{artifact_dir, host_binary, plugin};
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 fn mttt() -> PathBuf {
@@ -27,55 +28,6 @@ fn ctttier() -> PathBuf {
 
 fn classic_tier() -> PathBuf {
     build_classic_module("tests/c-modules/classic_tier.c", "classic_tier", &[])
-}
-
-fn path(lib: &Path) -> &str {
-    lib.to_str().expect("utf-8 path")
-}
-
-fn host(lib: &Path, args: &[&str]) -> RunOutput {
-    let mut all = vec!["--plugin", path(lib)];
-    all.extend_from_slice(args);
-    let r = run_host(&host_binary(), &all);
-    r.assert_success();
-    r
-}
-
-fn json(r: &RunOutput) -> Json {
-    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", r.describe()))
-}
-
-/// `host query --db memory: --json` (solving first) at `position` (default: the start).
-fn query(lib: &Path, variant: &str, position: Option<&str>) -> Json {
-    let mut args = vec!["--variant", variant, "query", "--db", "memory:", "--json"];
-    args.extend(position);
-    json(&host(lib, &args))
-}
-
-fn analyze(lib: &Path, variant: &str) -> Json {
-    json(&host(
-        lib,
-        &["--variant", variant, "analyze", "--db", "memory:", "--json"],
-    ))
-}
-
-/// `validate --exhaustive --json`, asserted to pass; returns its summary.
-fn validate(lib: &Path, variant: &str) -> Json {
-    let mut cmd = Command::new(artifact_dir().join("validate"));
-    cmd.args([
-        "--plugin",
-        path(lib),
-        "--variant",
-        variant,
-        "--exhaustive",
-        "--json",
-    ]);
-    let r = run(cmd, DEFAULT_TIMEOUT);
-    assert!(r.status.success(), "validate must pass:\n{}", r.describe());
-    let j = json(&r);
-    assert_eq!(j["summary"]["ok"], true, "{}", r.stdout);
-    assert_eq!(j["summary"]["errors"], 0, "{}", r.stdout);
-    j
 }
 
 fn check_status<'a>(report: &'a Json, name: &str) -> &'a Json {

@@ -7,56 +7,10 @@
 //! known results (a pile of 1-or-2 takes, tic-tac-toe as mtttier counts it).
 
 use e2e_tests::cbuild::build_classic_module;
-use e2e_tests::run::{run, run_host, RunOutput, DEFAULT_TIMEOUT};
+use e2e_tests::module_cli::{analyze, host, json, query, validate};
 use e2e_tests::tictactoe::reachable_by_pieces;
-use e2e_tests::workspace::{artifact_dir, plugin};
+use e2e_tests::workspace::plugin;
 use serde_json::Value as Json;
-use std::path::Path;
-use std::process::Command;
-
-fn host(lib: &Path, args: &[&str]) -> RunOutput {
-    let mut all = vec!["--plugin", lib.to_str().expect("utf-8 path")];
-    all.extend_from_slice(args);
-    let r = run_host(&e2e_tests::workspace::host_binary(), &all);
-    r.assert_success();
-    r
-}
-
-fn json(r: &RunOutput) -> Json {
-    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", r.describe()))
-}
-
-/// `host query --db memory: --json` (solving first) at `position` (default: the start).
-fn query(lib: &Path, variant: &str, position: Option<&str>) -> Json {
-    let mut args = vec!["--variant", variant, "query", "--db", "memory:", "--json"];
-    args.extend(position);
-    json(&host(lib, &args))
-}
-
-fn analyze(lib: &Path, variant: &str) -> Json {
-    json(&host(
-        lib,
-        &["--variant", variant, "analyze", "--db", "memory:", "--json"],
-    ))
-}
-
-/// `validate --exhaustive --json`, asserted to pass; returns its report.
-fn validate(lib: &Path, variant: &str) -> Json {
-    let mut cmd = Command::new(artifact_dir().join("validate"));
-    cmd.args([
-        "--plugin",
-        lib.to_str().expect("utf-8 path"),
-        "--variant",
-        variant,
-        "--exhaustive",
-        "--json",
-    ]);
-    let r = run(cmd, DEFAULT_TIMEOUT);
-    assert!(r.status.success(), "validate must pass:\n{}", r.describe());
-    let j = json(&r);
-    assert_eq!(j["summary"]["errors"], 0, "{}", r.stdout);
-    j
-}
 
 fn check_status<'a>(report: &'a Json, name: &str) -> &'a Json {
     report["checks"]
