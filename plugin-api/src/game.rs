@@ -351,6 +351,18 @@ pub trait Game: Send + Sync + Sized + 'static {
         false
     }
 
+    /// Optional fast path for the solver's scan of a tier (plugin-api 0.1.6): the
+    /// primitive value of the legal canonical position `p` and, when that is
+    /// `UNDECIDED`, how many distinct canonical children it has (what the `children`
+    /// path gives, once canonicalised and without duplicates), counted without
+    /// numbering them: the scan needs only the count, and numbering a child costs a
+    /// module that numbers canonical positions first as much as finding it. The
+    /// validator compares it with `generate_moves` + `do_move`. Default: `None`, and
+    /// the scan calls `primitive` and the children path.
+    fn scan_position(&self, _p: TierPosition) -> Option<(Value, u32)> {
+        None
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

@@ -98,6 +98,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn turn_free(&self) -> bool {
         false
     }
+    /// `Game::scan_position`. Default: `None` (not answered).
+    fn scan_position(&self, _p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
+        Ok(None)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -290,6 +294,10 @@ impl<G: Game> GameObject for G {
     }
     fn turn_free(&self) -> bool {
         Game::turn_free(self)
+    }
+    #[inline]
+    fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
+        Ok(Game::scan_position(self, p))
     }
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {

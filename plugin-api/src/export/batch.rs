@@ -14,7 +14,8 @@ use crate::types::{Move, Tier, TierPosition, UndoMove, Value};
 
 impl<G: GameObject> Adapter<G> {
     /// The scan of `out.len()` positions of `tier` from `first`: legality, canonical
-    /// form, primitive value, turn, number of distinct children, WinBy of leaves.
+    /// form, primitive value, turn, number of distinct children (from the module's
+    /// `scan_position` when it counts them itself), WinBy of leaves.
     pub(super) fn scan(
         &self,
         tier: Tier,
@@ -46,15 +47,31 @@ impl<G: GameObject> Adapter<G> {
                 rec.value = ScanRecord::SKIP;
                 continue;
             }
-            let v = check_value(
-                module_call!("primitive", self.game.primitive(p)),
-                "primitive",
-            )?;
-            rec.value = v.0;
             rec.turn = module_call!("turn", self.game.turn(p)).0;
+            // The module's own count of distinct canonical children where it gives
+            // one (the validator holds it to `generate_moves` + `do_move`), else the
+            // children themselves, checked.
+            let (v, children) = match module_call!("scan_position", self.game.scan_position(p)) {
+                Some((v, n)) => (check_value(v, "scan_position")?, n),
+                None => {
+                    let v = check_value(
+                        module_call!("primitive", self.game.primitive(p)),
+                        "primitive",
+                    )?;
+                    let mut n = 0;
+                    if v == Value::UNDECIDED {
+                        self.children_of(p, &allowed, &mut moves, &mut kids, false)?;
+                        n = kids.len() as u32;
+                    }
+                    (v, n)
+                }
+            };
+            rec.value = v.0;
             if v == Value::UNDECIDED {
-                self.children_of(p, &allowed, &mut moves, &mut kids, false)?;
-                rec.children = kids.len() as u32;
+                if children > self.props.max_moves {
+                    return Err(self.overflow("scan_position", p, self.props.max_moves));
+                }
+                rec.children = children;
             }
             if self.props.supports_winby && rec.children == 0 {
                 rec.winby = module_call!("win_by", self.game.win_by(p));

@@ -100,6 +100,17 @@ fn key(b: Board) -> u64 {
     b.x as u64 | (b.o as u64) << 32
 }
 
+/// The cube counts of a child of a board with `x` X and `o` O cubes: the mover's grows
+/// by one where the cube taken was blank.
+#[inline(always)]
+fn child_counts(mover: Side, (x, o): (u32, u32), took_blank: bool) -> (u32, u32) {
+    match (mover, took_blank) {
+        (Side::X, true) => (x + 1, o),
+        (Side::O, true) => (x, o + 1),
+        _ => (x, o),
+    }
+}
+
 /// An undo move: the move undone, and whether the cube it took was blank.
 fn undo_code(slide: usize, from_blank: bool) -> UndoMove {
     UndoMove(slide as u64 | (from_blank as u64) << 16)
@@ -419,12 +430,7 @@ impl Game for Quixo {
     fn children(&self, p: TierPosition, out: &mut List<'_, TierPosition>) -> bool {
         let (b, side, (x, o)) = self.decode_counted(p);
         let mut seen = Distinct::new();
-        // A child's counts: the mover's grows by one where the cube taken was blank.
-        let counts = |took_blank: bool| match (side, took_blank) {
-            (Side::X, true) => (x + 1, o),
-            (Side::O, true) => (x, o + 1),
-            _ => (x, o),
-        };
+        let counts = |took_blank: bool| child_counts(side, (x, o), took_blank);
         let kind = |(cx, co): (u32, u32)| {
             let t = self.tiers.tier(cx, co);
             (cx, co, t, self.tiers.ranker(t))
@@ -449,6 +455,26 @@ impl Game for Quixo {
             }
         });
         true
+    }
+
+    /// The children as `children` finds them, counted instead of numbered (numbering
+    /// is about half the cost of a child), from one decoding of `p`.
+    #[inline]
+    fn scan_position(&self, p: TierPosition) -> Option<(Value, u32)> {
+        let (b, side, counts) = self.decode_counted(p);
+        let value = match moves::status(&self.geo, b, side) {
+            Status::Win => return Some((Value::WIN, 0)),
+            Status::Lose => return Some((Value::LOSE, 0)),
+            Status::Open => Value::UNDECIDED,
+        };
+        let mut seen = Distinct::new();
+        let mut n = 0;
+        moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
+            let (cx, co) = child_counts(side, counts, took_blank);
+            let (c, s) = self.canonical_counted(c, side.other(), cx, co);
+            n += seen.insert(key(c) ^ side_bit(s) << 63) as u32;
+        });
+        Some((value, n))
     }
 
     #[inline]

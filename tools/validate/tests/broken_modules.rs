@@ -357,6 +357,19 @@ fn a_children_fast_path_that_disagrees_with_the_moves() {
 }
 
 #[test]
+fn a_scan_fast_path_that_miscounts_the_children() {
+    // The solver would take 7a's count (one) as its number of children and decide it
+    // as soon as one child is known: the validator sees the count beside the moves.
+    let f = caught(
+        "scan_count",
+        &["children"],
+        "children",
+        "the solver's scan counts 1 distinct children of this position (scan_position), but generate_moves + do_move give 2",
+    );
+    assert_place(&f, 7, "7 stones", 0, "7a", None);
+}
+
+#[test]
 fn a_parents_fast_path_that_disagrees_with_the_undo_moves() {
     let f = caught(
         "fast_parents",

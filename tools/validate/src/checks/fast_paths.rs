@@ -2,7 +2,8 @@
 //! `children` (for `generate_moves` + `do_move`) and `parents` (for
 //! `generate_undo_moves_to_tier` + `undo_move`); the solver's batch calls use them when
 //! present, so every other check, which goes through the slow functions, would miss a
-//! fast path that disagrees. Both sides are compared as sets of distinct canonical
+//! fast path that disagrees; the scan's count of children (`scan_position`) likewise.
+//! Both sides are compared as sets of distinct canonical
 //! positions, which is all the solver keeps. Disagreements are reported under check 2
 //! (children) and check 3 (undo moves).
 //!
@@ -12,6 +13,7 @@
 use crate::checks::children::Kid;
 use crate::findings::Check;
 use crate::probe::{Probe, Spot};
+use gamesman_plugin_api::ffi::ScanRecord;
 use gamesman_plugin_api::{Move, TierPosition};
 
 /// Order of these findings after the position's other ones.
@@ -27,6 +29,7 @@ pub fn check_children(probe: &Probe<'_>, p: TierPosition, moves: &[Move], kids: 
         return;
     };
     let spot = Spot::later(p, SEQ);
+    check_scan(probe, p, slow.len());
     match probe.game.children(p) {
         Ok(fast) if fast == slow => {}
         Ok(fast) => probe.error(
@@ -47,6 +50,41 @@ pub fn check_children(probe: &Probe<'_>, p: TierPosition, moves: &[Move], kids: 
                 e.message
             ),
             "the children fast path to give exactly the children of generate_moves + do_move",
+        ),
+    }
+}
+
+/// The solver's scan of `p` (through the module's `scan_position` where it counts
+/// children itself, plugin-api 0.1.6) counts the `slow` distinct canonical children
+/// that generate_moves + do_move give. Positions the scan skips (not canonical) are
+/// not compared.
+fn check_scan(probe: &Probe<'_>, p: TierPosition, slow: usize) {
+    let mut record = [ScanRecord::default()];
+    let spot = Spot::later(p, SEQ + (1 << 10));
+    let expected = "the solver's scan to count exactly the distinct canonical children of generate_moves + do_move";
+    match probe.game.scan_batch(p.tier, p.position, &mut record) {
+        Ok(()) if record[0].value == ScanRecord::SKIP => {}
+        Ok(()) if record[0].children as usize == slow => {}
+        Ok(()) => probe.error(
+            Check::Children,
+            spot,
+            format!(
+                "the solver's scan counts {} distinct children of this position (scan_position), but generate_moves + do_move give {slow}",
+                record[0].children
+            ),
+            expected,
+        ),
+        // A scan failing elsewhere (the canonical form, the children) is reported by the
+        // checks of those; only the count's own call is judged here.
+        Err(e) if !e.message.contains("scan_position") => {}
+        Err(e) => probe.error(
+            Check::Children,
+            spot,
+            format!(
+                "the solver's scan of this position fails although generate_moves + do_move work: {}",
+                e.message
+            ),
+            expected,
         ),
     }
 }
