@@ -260,6 +260,30 @@ impl Geometry {
             || (bits & self.diagonals[1]) == self.diagonals[1]
     }
 
+    /// Whether the cells of `d` lie on at most two lines of slides together (rows,
+    /// columns, or one of each): the cells that two moves can change.
+    #[inline]
+    pub fn within_two_lines(&self, d: u32) -> bool {
+        let n = self.side;
+        if d.count_ones() as usize > 2 * n {
+            return false;
+        }
+        // The columns holding cells of `bits`, as `n` bits.
+        let columns = |bits: u32| {
+            (0..n).fold(0u32, |m, c| {
+                m | (((bits & self.first_column << c) != 0) as u32) << c
+            })
+        };
+        let rows = (0..n).fold(0u32, |m, r| {
+            m | (((d & self.first_row << (n * r)) != 0) as u32) << r
+        });
+        if rows.count_ones() <= 2 || columns(d).count_ones() <= 2 {
+            return true;
+        }
+        // A row and a column: without some row, the cells lie in one column.
+        (0..n).any(|r| columns(d & !(self.first_row << (n * r))).count_ones() <= 1)
+    }
+
     /// The number of moves the side to move has at most (every border cell free).
     pub fn max_moves(&self) -> usize {
         self.slides.len()

@@ -469,6 +469,21 @@ impl Game for Quixo {
         };
         let mut seen = Distinct::new();
         let mut n = 0;
+        // Two children are one position when one is an image of the other under a
+        // symmetry S (the colour swap treats every child alike): c1 = m1(p) and
+        // c1 = S(m2(p)) = S(m2)(S(p)), so p and S(p) differ only on the lines of two
+        // moves. A board no symmetry moves that little (most of them) has as many
+        // children as distinct boards, which need no canonical form.
+        let near = self.symmetric
+            && self
+                .symmetries
+                .near_image(b, |d| self.geo.within_two_lines(d));
+        if !near {
+            moves::for_each_child(&self.geo, b, side, |_, c, _| {
+                n += seen.insert(key(c)) as u32;
+            });
+            return Some((value, n));
+        }
         moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
             let (cx, co) = child_counts(side, counts, took_blank);
             let (c, s) = self.canonical_counted(c, side.other(), cx, co);

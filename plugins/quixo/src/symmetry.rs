@@ -240,6 +240,26 @@ impl Symmetries {
         })
     }
 
+    /// Whether some symmetry other than the identity maps `b` to a board that differs
+    /// from it only on cells `close` accepts (with `Geometry::within_two_lines`: the
+    /// only boards whose children may include two images of one board).
+    #[inline(always)]
+    pub fn near_image(&self, b: Board, close: impl Fn(u32) -> bool) -> bool {
+        (1..8).any(|k| {
+            let (ix, io) = if self.side == 4 {
+                let t = &self.bytes[k - 1];
+                let (x, o) = (b.x as usize, b.o as usize);
+                (
+                    (t[0][x & 0xff] | t[1][x >> 8]) as u32,
+                    (t[0][o & 0xff] | t[1][o >> 8]) as u32,
+                )
+            } else {
+                (self.wide_image(b.x, k), self.wide_image(b.o, k))
+            };
+            close((ix ^ b.x) | (io ^ b.o))
+        })
+    }
+
     /// The number of distinct boards among `b`'s eight images: 8 over the number of
     /// symmetries that fix `b`.
     pub fn orbit(&self, b: Board) -> u64 {
@@ -447,6 +467,54 @@ mod tests {
         let s = Symmetries::new(5);
         assert_eq!(s.classes(0, 0), 1);
         assert_eq!(s.classes(1, 0), 6);
+    }
+
+    #[test]
+    fn children_that_are_images_of_each_other_come_from_boards_near_an_image() {
+        // Two lines hold a cross, two rows, two columns; not three scattered cells.
+        let g = Geometry::new(5);
+        assert!(g.within_two_lines(0b11111 | 0b11111 << 10));
+        assert!(g.within_two_lines(0b11111 << 5 | 1 << 2 | 1 << 12 | 1 << 22));
+        assert!(!g.within_two_lines(1 | 1 << 6 | 1 << 12));
+        assert!(!g.within_two_lines(1 | 1 << 7 | 1 << 14 | 1 << 24));
+        for side in [3, 4, 5] {
+            let g = Geometry::new(side);
+            let s = Symmetries::new(side);
+            let mut seed = 17 + side as u64;
+            let (mut near, mut pairs) = (0, 0);
+            for round in 0..4000 {
+                let mut b = random_board(&mut seed, g.cells);
+                if round % 2 == 0 {
+                    // Half of them made symmetric but for a cell or two.
+                    let k = 1 + round % 7;
+                    let i = s.image(b, k);
+                    b = Board {
+                        x: (b.x | i.x) & !(b.o | i.o),
+                        o: b.o | i.o,
+                    };
+                    b.x ^= b.x & (1 << (round % g.cells));
+                }
+                let is_near = s.near_image(b, |d| g.within_two_lines(d));
+                near += is_near as u32;
+                let mut kids: Vec<Board> = Vec::new();
+                for_each_child(&g, b, Side::X, |_, c, _| kids.push(c));
+                for (a, &c1) in kids.iter().enumerate() {
+                    for &c2 in &kids[a + 1..] {
+                        if c1 != c2 && s.canonical(c1) == s.canonical(c2) {
+                            pairs += 1;
+                            assert!(is_near, "{side}x{side}: {b:?} has children {c1:?}, {c2:?}");
+                        }
+                    }
+                }
+            }
+            // Both kinds occur; on 4x4 and 5x5 most boards are not near an image (on
+            // 3x3 two lines cover most of the board).
+            assert!(pairs > 0 && near > 0, "{side}: {pairs} {near}");
+            assert!(
+                side == 3 || near < 3000,
+                "{side}: {near} of 4000 near an image"
+            );
+        }
     }
 
     #[test]
