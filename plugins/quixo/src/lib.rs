@@ -56,7 +56,7 @@ use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
 };
-use layout::side_bit;
+use layout::{join_index, oriented_counted, side_bit};
 use moves::Status;
 use order::CanonicalFirst;
 use pattern::PatternOrder;
@@ -494,11 +494,15 @@ impl Game for Quixo {
 
     #[inline]
     fn parents(&self, p: TierPosition, tier: Tier, out: &mut List<'_, TierPosition>) -> bool {
-        let (b, side, (bx, bo)) = self.decode_counted(p);
+        // Whether `tier` can hold parents is known from the index alone: a child tier
+        // is sent to each of its parent tiers, and most of its positions have parents
+        // in only one of them.
+        let (side, (bx, bo)) = self.side_counted(p);
         let last = side.other();
         let Some(from_blank) = self.undo_kind(p.tier, (bx, bo), last, tier) else {
             return true;
         };
+        let (b, _, _) = self.decode_counted(p);
         let Some((ta, tb)) = self.tiers.counts(tier) else {
             return true;
         };
@@ -511,6 +515,38 @@ impl Game for Quixo {
                 Side::X => px -= 1,
                 Side::O => po -= 1,
             }
+        }
+        // 5x5: each parent's index from its blank pattern where that decides its
+        // canonical form (`PatternOrder::canonical_index`), the tier's numbering
+        // fetched once for all of them.
+        let numbered = self.with_pattern(tier, |order| {
+            let w = self.tables.wide();
+            if order.blanks() == 0 {
+                // No pattern to go by: every parent's eight images are compared.
+                moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
+                    let (parent, s) = oriented_counted(parent, last, px, po);
+                    let parent = self.symmetries.canonical(parent);
+                    if seen.insert(key(parent) ^ side_bit(s) << 63) {
+                        let i = order.index(w, parent, true);
+                        let i = join_index(i, s, false, ta == tb, r.size());
+                        out.push(TierPosition::new(tier, i));
+                    }
+                });
+                return;
+            }
+            moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
+                let (parent, s) = oriented_counted(parent, last, px, po);
+                let i = order
+                    .canonical_index(w, &self.symmetries, parent)
+                    .unwrap_or_else(|| order.index(w, self.symmetries.canonical(parent), true));
+                let i = join_index(i, s, false, ta == tb, r.size());
+                if seen.insert(i) {
+                    out.push(TierPosition::new(tier, i));
+                }
+            });
+        });
+        if numbered.is_some() {
+            return true;
         }
         moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
             debug_assert_eq!((parent.x.count_ones(), parent.o.count_ones()), (px, po));

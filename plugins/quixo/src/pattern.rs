@@ -86,9 +86,16 @@ pub struct PatternOrder {
     ones: Vec<u32>,
     /// `sample[j]`: the word of `bits` holding its canonical board `64 * j`.
     sample: Vec<u32>,
+    /// Per pattern (by colex rank), where its boards' canonical forms lie when no
+    /// symmetry fixes it: `star << 3 | k`, symmetry `k` taking it to the smallest of
+    /// its images, pattern `star`; `FIXED` when a symmetry fixes it.
+    to_star: Vec<u32>,
     /// Canonical boards: their indices are `0..count`.
     count: u64,
 }
+
+/// `to_star` of a pattern that some symmetry fixes.
+const FIXED: u32 = u32::MAX;
 
 impl PatternOrder {
     /// Numbers the boards with `xs` X and `os` O cubes on `cells` cells.
@@ -100,10 +107,27 @@ impl PatternOrder {
         let words = per.div_ceil(64) as usize;
         let npatterns = t.binomial(cells, blanks) as usize;
         let mut patterns = Vec::with_capacity(npatterns);
+        let mut to_star = Vec::with_capacity(npatterns);
         let (mut with, mut bits): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
         let mut count = 0u64;
         let mut blank = first_combination(blanks as u32);
         for p in 0..npatterns {
+            // The smallest image, and the first symmetry giving it.
+            let (mut star, mut via, mut fixed) = (blank, 0, false);
+            for k in 1..8 {
+                let image = s.wide_image(blank, k);
+                fixed |= image == blank;
+                if image < star {
+                    (star, via) = (image, k);
+                }
+            }
+            to_star.push(if fixed {
+                FIXED
+            } else {
+                let star = u32::try_from(t.colex_rank(star)).expect("patterns of 25 cells");
+                assert!(star < 1 << 29, "a pattern rank of a 5x5 tier");
+                star << 3 | via as u32
+            });
             let mut kind = ALL;
             // The symmetries fixing the pattern.
             let mut fixing = [0usize; 7];
@@ -173,8 +197,15 @@ impl PatternOrder {
             bits,
             ones,
             sample,
+            to_star,
             count,
         }
+    }
+
+    /// Blank cells of every board of the tier.
+    #[inline(always)]
+    pub fn blanks(&self) -> usize {
+        self.blanks
     }
 
     /// How many boards are canonical: their indices are `0..count`.
@@ -190,6 +221,7 @@ impl PatternOrder {
             + self.bits.len() * 8
             + self.ones.len() * 4
             + self.sample.len() * 4
+            + self.to_star.len() * 4
     }
 
     /// Canonical boards of pattern `p` with a placement below `j`.
@@ -211,14 +243,8 @@ impl PatternOrder {
     /// as `canonical` says.
     #[inline(always)]
     pub fn index(&self, t: &WideTables, b: Board, canonical: bool) -> u64 {
-        let occupied = b.x | b.o;
-        let blank = self.full & !occupied;
-        let (p, placed) = match self.blanks {
-            0 => (0, b.x),
-            1 => (blank.trailing_zeros() as u64, squeeze(b.x, blank)),
-            2..=FEW => (t.colex_rank(blank), squeeze(b.x, blank)),
-            _ => (t.colex_rank(blank), t.extract(b.x, occupied)),
-        };
+        let blank = self.full & !(b.x | b.o);
+        let (p, placed) = self.pattern_and_placed(t, blank, b.x);
         let j = t.colex_rank(placed);
         let below = self.canonical_below(self.patterns[p as usize], j);
         if canonical {
@@ -226,6 +252,47 @@ impl PatternOrder {
         } else {
             self.count + p * self.per + j - below
         }
+    }
+
+    /// The rank of blank pattern `blank` and the X cubes' places `x` among its other
+    /// cells, as `index` numbers them.
+    #[inline(always)]
+    fn pattern_and_placed(&self, t: &WideTables, blank: u32, x: u32) -> (u64, u32) {
+        match self.blanks {
+            0 => (0, x),
+            1 => (blank.trailing_zeros() as u64, squeeze(x, blank)),
+            2..=FEW => (t.colex_rank(blank), squeeze(x, blank)),
+            _ => (t.colex_rank(blank), t.extract(x, self.full & !blank)),
+        }
+    }
+
+    /// The index of the canonical form of board `b` (of this numbering's counts, any
+    /// of its images), found from its blank pattern when no symmetry fixes that: the
+    /// symmetry taking the pattern to its smallest image takes the board to its
+    /// canonical form, whose pattern holds only canonical boards. `None` when a
+    /// symmetry fixes the pattern (the boards without blanks, and a few others): then
+    /// the images keeping the pattern must be compared (`Symmetries::canonical`).
+    #[inline(always)]
+    pub fn canonical_index(&self, t: &WideTables, s: &Symmetries, b: Board) -> Option<u64> {
+        let blank = self.full & !(b.x | b.o);
+        let p = match self.blanks {
+            0 => return None,
+            1 => blank.trailing_zeros() as u64,
+            _ => t.colex_rank(blank),
+        };
+        let e = self.to_star[p as usize];
+        if e == FIXED {
+            return None;
+        }
+        let (star, k) = ((e >> 3) as u64, (e & 7) as usize);
+        let (blank, x) = if k == 0 {
+            (blank, b.x)
+        } else {
+            (s.wide_image(blank, k), s.wide_image(b.x, k))
+        };
+        let placed = self.pattern_and_placed(t, blank, x).1;
+        debug_assert_eq!(self.patterns[star as usize].kind(), ALL);
+        Some(self.patterns[star as usize].before() + t.colex_rank(placed))
     }
 
     /// The X cubes' places of placement `j` (a colex rank): stepped forward from the
@@ -491,6 +558,54 @@ mod tests {
             let places: Vec<u32> = (0..64).filter(|&b| word >> b & 1 == 1).collect();
             for (k, &place) in places.iter().enumerate() {
                 assert_eq!(select(word, k as u32), place);
+            }
+        }
+    }
+
+    #[test]
+    fn the_index_of_a_canonical_form_comes_from_the_blank_pattern() {
+        let t = WideTables::new();
+        let s = Symmetries::new(5);
+        let mut seed = 5u64;
+        for (x, o) in [
+            (12, 12),
+            (11, 12),
+            (10, 12),
+            (11, 11),
+            (3, 4),
+            (0, 0),
+            (12, 13),
+        ] {
+            let order = PatternOrder::new(&t, &s, 25, x, o);
+            let (mut found, mut fixed) = (0, 0);
+            for _ in 0..20_000 {
+                // A random board of these counts: a random order of the cells.
+                let mut cells: Vec<u32> = (0..25).collect();
+                for i in (1..25).rev() {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    cells.swap(i, (seed >> 33) as usize % (i + 1));
+                }
+                let mut b = Board::default();
+                cells[..x].iter().for_each(|&c| b.x |= 1 << c);
+                cells[x..x + o].iter().for_each(|&c| b.o |= 1 << c);
+                let want = order.index(&t, s.canonical(b), true);
+                match order.canonical_index(&t, &s, b) {
+                    Some(i) => {
+                        assert_eq!(i, want, "({x}, {o}) {b:?}");
+                        found += 1;
+                    }
+                    None => fixed += 1,
+                }
+            }
+            // Without blanks (and with only blanks) every board takes the long way;
+            // from three blanks on,
+            // few do (the patterns a symmetry fixes grow rare).
+            if x + o == 25 || x + o == 0 {
+                assert_eq!(found, 0);
+            } else if x + o <= 22 {
+                assert!(found > 17_000, "({x}, {o}): {found} found, {fixed} fixed");
+            } else {
+                assert!(found > 2_000, "({x}, {o}): {found} found, {fixed} fixed");
             }
         }
     }

@@ -95,6 +95,19 @@ impl Quixo {
         }
     }
 
+    /// The side to move at `p` and its board's X and O cube counts, without decoding
+    /// the board (what `decode_counted` gives besides the board).
+    #[inline(always)]
+    pub(crate) fn side_counted(&self, p: TierPosition) -> (Side, (u32, u32)) {
+        let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
+        let (_, side, swapped) = split_index(p.position, a == b, self.tiers.ranker(p.tier).size());
+        if swapped {
+            (side, (b, a))
+        } else {
+            (side, (a, b))
+        }
+    }
+
     /// The side to move at `p` (without decoding its board).
     #[inline(always)]
     pub(crate) fn side(&self, p: TierPosition) -> Side {
