@@ -259,6 +259,20 @@ pub fn for_each_parents(
     child_tier: Tier,
     chunk: &[u64],
     bufs: &mut ParentBuffers,
+    f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
+    for_each_parents_warmed(game, state, child_tier, chunk, bufs, |_| {}, f)
+}
+
+/// `for_each_parents`, first calling `warm` with every parent the module gave for the
+/// whole chunk (undo moves only), so the caller can ask for their memory at once.
+pub fn for_each_parents_warmed(
+    game: &GameHandle,
+    state: &TierState,
+    child_tier: Tier,
+    chunk: &[u64],
+    bufs: &mut ParentBuffers,
+    warm: impl Fn(&[u64]),
     mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
 ) -> Result<(), SolveError> {
     match &state.parents {
@@ -275,6 +289,8 @@ pub fn for_each_parents(
                 &mut bufs.parents,
                 &mut bufs.counts,
             )?;
+            let total: usize = bufs.counts[..chunk.len()].iter().map(|&n| n as usize).sum();
+            warm(&bufs.parents[..total.min(bufs.parents.len())]);
             let mut at = 0usize;
             for (k, &c) in chunk.iter().enumerate() {
                 let m = bufs.counts[k] as usize;
