@@ -70,6 +70,9 @@ pub struct SolveSummary {
     pub tiers_reused: usize,
     /// Positions solved in this run.
     pub positions_solved: u64,
+    /// Of them, those the solver held and stored (the canonical ones, where the module
+    /// numbers them first).
+    pub positions_stored: u64,
     /// Positions in all tiers.
     pub positions_total: u64,
     /// Wall time of this run.
@@ -101,6 +104,7 @@ pub fn summary(
         tiers_solved: report.tiers_solved,
         tiers_reused: report.tiers_reused,
         positions_solved: report.positions_solved,
+        positions_stored: report.positions_stored,
         positions_total: report.positions_total,
         seconds: report.elapsed.as_secs_f64(),
         partial: None,
@@ -128,8 +132,18 @@ pub fn text(game: &GameHandle, s: &SolveSummary, report: &SolveReport) -> String
         ),
         (None, None) => String::new(),
     };
+    // A game whose symmetric positions are solved once holds fewer than it solves.
+    let held = if s.positions_stored < s.positions_solved {
+        format!(
+            "canonical positions held: {} ({}/s)\n",
+            count(s.positions_stored),
+            rate_over(s.positions_stored, report.elapsed)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\nstored in {}\ninitial position {}: {}\n",
+        "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\n{held}stored in {}\ninitial position {}: {}\n",
         s.game,
         s.variant,
         count(s.tiers as u64),

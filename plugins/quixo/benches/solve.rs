@@ -1,6 +1,7 @@
 //! The solve benchmark: runs the real `host` binary on the Quixo plugin (`.so`, through
 //! the plugin ABI; or another bundled plugin with `--plugin`) with 1 and 2 threads into a
-//! fresh file database, and prints wall time, CPU time, positions per second, the
+//! fresh file database, and prints wall time, CPU time, positions per second (and
+//! canonical positions held per CPU second, where symmetric ones are solved once), the
 //! child's peak memory and the bytes of the tier files as a table.
 //!
 //! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--verify off,sample,full]
@@ -39,6 +40,9 @@ struct Run {
     cpu: f64,
     peak_mb: f64,
     positions: u64,
+    /// Of them, the canonical positions the solver held (all when the game has no
+    /// symmetry).
+    canonical: u64,
     bytes: u64,
     initial: String,
     /// The endgame solved (`--endgame K`), if not the whole game.
@@ -233,6 +237,7 @@ fn solve(
         cpu,
         peak_mb,
         positions: parse_positions(&out),
+        canonical: parse_canonical(&out).unwrap_or_else(|| parse_positions(&out)),
         bytes,
         initial: out
             .lines()
@@ -422,6 +427,19 @@ fn tree_bytes(dir: &Path) -> u64 {
         .sum()
 }
 
+/// N in the host's summary line "canonical positions held: N (...)", printed when it
+/// holds fewer positions than it solves.
+fn parse_canonical(out: &str) -> Option<u64> {
+    let rest = out
+        .lines()
+        .find_map(|l| l.strip_prefix("canonical positions held: "))?;
+    rest.split_whitespace()
+        .next()?
+        .replace(',', "")
+        .parse()
+        .ok()
+}
+
 /// N in the host's summary "..., N positions solved in T s (...)" (N written with
 /// thousands separators).
 fn parse_positions(out: &str) -> u64 {
@@ -462,17 +480,19 @@ fn print_table(job: &Job, runs: &[Run]) {
         None => println!("classes: not compared (no table for this game, or ../shared missing)"),
     }
     println!(
-        "tier files: {} bytes, {:.4} bytes per position solved",
+        "tier files: {} bytes, {:.4} bytes per position solved; {} canonical positions held",
         first.bytes,
-        first.bytes as f64 / first.positions.max(1) as f64
+        first.bytes as f64 / first.positions.max(1) as f64,
+        first.canonical
     );
     println!(
-        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>11}  {:>7}  {:>14}  {:>6}  {:>22}",
+        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>15}  {:>11}  {:>7}  {:>14}  {:>6}  {:>22}",
         "threads",
         "verify",
         "wall (s)",
         "CPU (s)",
         "positions/s",
+        "canonical/CPU s",
         "peak (MB)",
         "speedup",
         "CPU over off",
@@ -494,12 +514,13 @@ fn print_table(job: &Job, runs: &[Run]) {
             None => "-".to_string(),
         };
         println!(
-            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>11.1}  {:>6.2}x  {:>14}  {:>6.2}  {:>22}",
+            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>13.2} M  {:>11.1}  {:>6.2}x  {:>14}  {:>6.2}  {:>22}",
             r.threads,
             r.verify,
             r.wall,
             r.cpu,
             r.positions as f64 / r.wall / 1e6,
+            r.canonical as f64 / r.cpu / 1e6,
             r.peak_mb,
             first.wall / r.wall,
             overhead,

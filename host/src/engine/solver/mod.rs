@@ -207,6 +207,9 @@ pub struct SolveReport {
     pub tiers_reused: usize,
     /// Positions (tier sizes) solved in this run.
     pub positions_solved: u64,
+    /// Of them, the positions the solver held and stored: the canonical ones of a
+    /// module that numbers them first (`canonical_prefix`), else all.
+    pub positions_stored: u64,
     /// Positions in all tiers.
     pub positions_total: u64,
     /// Wall time of this run.
@@ -362,12 +365,13 @@ pub fn report(
 ) -> Result<SolveReport, SolveError> {
     let initial = game.canonical(game.initial_position()?)?;
     let initial_record = db.lookup(initial)?.unwrap_or(Record::UNSOLVED);
-    let solved_nodes = graph.order.iter().filter(|n| solved.contains(&n.tier));
+    let solved_nodes = || graph.order.iter().filter(|n| solved.contains(&n.tier));
     Ok(SolveReport {
         tiers: graph.order.len(),
         tiers_solved: solved.len(),
         tiers_reused: graph.order.len() - solved.len(),
-        positions_solved: solved_nodes.map(|n| n.size).sum(),
+        positions_solved: solved_nodes().map(|n| n.size).sum(),
+        positions_stored: solved_nodes().map(|n| n.stored).sum(),
         positions_total: graph.total_positions(),
         elapsed: started.elapsed(),
         initial,
