@@ -11,6 +11,8 @@
 //! (tests/tests/mpi.rs); this is the larger one, too long for the suite. This file
 //! must not measure anything but the child processes.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,16 +55,10 @@ fn main() {
             other => o.variant = other.to_string(),
         }
     }
-    // The benchmark runs as <target>/release/deps/mpi-HASH.
-    let exe = std::env::current_exe().expect("the benchmark's own path");
-    let release = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the benchmark lives in <target>/release/deps")
-        .to_path_buf();
+    let release = common::release_dir();
     if o.build {
-        build(&release, &["-p", "host", "-p", "quixo"]);
-        build(
+        common::build(&release, &["-p", "host", "-p", "quixo"]);
+        common::build(
             &release,
             &["-p", "host", "--features", "mpi", "--bin", "host-mpi"],
         );
@@ -151,24 +147,6 @@ fn main() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
     if !differing.is_empty() || a.is_empty() {
-        std::process::exit(1);
-    }
-}
-
-/// Runs `cargo build --release ARGS` into the target directory holding `release`.
-fn build(release: &Path, args: &[&str]) {
-    let target = release.parent().expect("<target>/release");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("cargo build --release {} ...", args.join(" "));
-    let ok = Command::new(cargo)
-        .arg("build")
-        .arg("--release")
-        .args(args)
-        .env("CARGO_TARGET_DIR", target)
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("the build failed");
         std::process::exit(1);
     }
 }

@@ -24,6 +24,8 @@
 //! are the current code. Peak memory is the child's `ru_maxrss` from `wait4`, which
 //! is exact per child. This file must not measure anything but the child processes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -113,18 +115,12 @@ fn main() {
         }
     }
 
-    // The benchmark runs as <target>/release/deps/solve-HASH.
-    let exe = std::env::current_exe().expect("the benchmark's own path");
-    let release = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the benchmark lives in <target>/release/deps")
-        .to_path_buf();
+    let release = common::release_dir();
     if job.variant.is_none() && job.plugin == "quixo" {
         job.variant = Some("4x4".to_string());
     }
     if build {
-        build_host(&release, &job.plugin);
+        common::build(&release, &["-p", "host", "-p", &job.plugin]);
     }
     let host = release.join("host");
     if !host.exists() {
@@ -153,20 +149,6 @@ fn main() {
             .collect();
         print_table(&job, &runs);
     }
-}
-
-/// Builds the host binary and the plugin into the target directory holding `release`.
-fn build_host(release: &Path, plugin: &str) {
-    let target = release.parent().expect("<target>/release");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("building host and the {plugin} plugin (release) ...");
-    let status = Command::new(cargo)
-        .args(["build", "--release", "-p", "host", "-p", plugin])
-        .env("CARGO_TARGET_DIR", target)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("running cargo build");
-    assert!(status.success(), "cargo build failed");
 }
 
 /// Solves `variant` with `threads` threads into a fresh temporary directory.
