@@ -116,6 +116,31 @@ fn undo_code(slide: usize, from_blank: bool) -> UndoMove {
     UndoMove(slide as u64 | (from_blank as u64) << 16)
 }
 
+impl Quixo {
+    /// The distinct canonical parents of `b` by undoing a move of `last` (putting back
+    /// a blank where `from_blank`; the parents have `counts` X and O cubes), in `tier`
+    /// (`same` when it holds as many X as O cubes, `n` boards): each parent's canonical
+    /// form found among its eight images, numbered by `number`.
+    #[inline(always)]
+    fn parents_by_images(
+        &self,
+        (b, last, from_blank, (px, po)): (Board, Side, bool, (u32, u32)),
+        (tier, same, n): (Tier, bool, u64),
+        out: &mut List<'_, TierPosition>,
+        number: impl Fn(Board) -> u64,
+    ) {
+        let mut seen = Distinct::new();
+        moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
+            debug_assert_eq!((parent.x.count_ones(), parent.o.count_ones()), (px, po));
+            let (parent, s) = self.canonical_counted(parent, last, px, po);
+            if seen.insert(key(parent) ^ side_bit(s) << 63) {
+                let i = join_index(number(parent), s, false, same, n);
+                out.push(TierPosition::new(tier, i));
+            }
+        });
+    }
+}
+
 impl Game for Quixo {
     const NAME: &'static str = "quixo";
     const AUTHORS: &'static str = "the gamesman-rs team";
@@ -497,7 +522,7 @@ impl Game for Quixo {
         // Whether `tier` can hold parents is known from the index alone: a child tier
         // is sent to each of its parent tiers, and most of its positions have parents
         // in only one of them.
-        let (side, (bx, bo)) = self.side_counted(p);
+        let (_, side, _, (bx, bo)) = self.locate(p);
         let last = side.other();
         let Some(from_blank) = self.undo_kind(p.tier, (bx, bo), last, tier) else {
             return true;
@@ -507,7 +532,6 @@ impl Game for Quixo {
             return true;
         };
         let r = self.tiers.ranker(tier);
-        let mut seen = Distinct::new();
         // Every parent's counts: `last`'s is one fewer where the cube taken was blank.
         let (mut px, mut po) = (bx, bo);
         if from_blank {
@@ -516,48 +540,34 @@ impl Game for Quixo {
                 Side::O => po -= 1,
             }
         }
-        // 5x5: each parent's index from its blank pattern where that decides its
-        // canonical form (`PatternOrder::canonical_index`), the tier's numbering
-        // fetched once for all of them.
+        let same = ta == tb;
+        let undo = (b, last, from_blank, (px, po));
+        // 5x5: the tier's numbering fetched once for all parents; with blanks, each
+        // parent's index from its blank pattern where that decides its canonical form
+        // (`PatternOrder::canonical_index`).
         let numbered = self.with_pattern(tier, |order| {
             let w = self.tables.wide();
             if order.blanks() == 0 {
-                // No pattern to go by: every parent's eight images are compared.
-                moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
-                    let (parent, s) = oriented_counted(parent, last, px, po);
-                    let parent = self.symmetries.canonical(parent);
-                    if seen.insert(key(parent) ^ side_bit(s) << 63) {
-                        let i = order.index(w, parent, true);
-                        let i = join_index(i, s, false, ta == tb, r.size());
-                        out.push(TierPosition::new(tier, i));
-                    }
-                });
+                let number = |parent| order.index(w, parent, true);
+                self.parents_by_images(undo, (tier, same, r.size()), out, number);
                 return;
             }
+            let mut seen = Distinct::new();
             moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
                 let (parent, s) = oriented_counted(parent, last, px, po);
                 let i = order
                     .canonical_index(w, &self.symmetries, parent)
                     .unwrap_or_else(|| order.index(w, self.symmetries.canonical(parent), true));
-                let i = join_index(i, s, false, ta == tb, r.size());
+                let i = join_index(i, s, false, same, r.size());
                 if seen.insert(i) {
                     out.push(TierPosition::new(tier, i));
                 }
             });
         });
-        if numbered.is_some() {
-            return true;
+        if numbered.is_none() {
+            let number = |parent| self.board_index(tier, r, parent, || true);
+            self.parents_by_images(undo, (tier, same, r.size()), out, number);
         }
-        moves::for_each_parent(&self.geo, b, last, from_blank, |_, parent| {
-            debug_assert_eq!((parent.x.count_ones(), parent.o.count_ones()), (px, po));
-            let (parent, s) = self.canonical_counted(parent, last, px, po);
-            if seen.insert(key(parent) ^ side_bit(s) << 63) {
-                out.push(TierPosition::new(
-                    tier,
-                    self.canonical_index(tier, r, parent, s, ta == tb),
-                ));
-            }
-        });
         true
     }
 

@@ -244,8 +244,8 @@ impl PatternOrder {
     #[inline(always)]
     pub fn index(&self, t: &WideTables, b: Board, canonical: bool) -> u64 {
         let blank = self.full & !(b.x | b.o);
-        let (p, placed) = self.pattern_and_placed(t, blank, b.x);
-        let j = t.colex_rank(placed);
+        let p = self.pattern_of(t, blank);
+        let j = t.colex_rank(self.placed_of(t, blank, b.x));
         let below = self.canonical_below(self.patterns[p as usize], j);
         if canonical {
             below
@@ -254,15 +254,24 @@ impl PatternOrder {
         }
     }
 
-    /// The rank of blank pattern `blank` and the X cubes' places `x` among its other
-    /// cells, as `index` numbers them.
+    /// The rank of blank pattern `blank` (of this numbering's blanks).
     #[inline(always)]
-    fn pattern_and_placed(&self, t: &WideTables, blank: u32, x: u32) -> (u64, u32) {
+    fn pattern_of(&self, t: &WideTables, blank: u32) -> u64 {
         match self.blanks {
-            0 => (0, x),
-            1 => (blank.trailing_zeros() as u64, squeeze(x, blank)),
-            2..=FEW => (t.colex_rank(blank), squeeze(x, blank)),
-            _ => (t.colex_rank(blank), t.extract(x, self.full & !blank)),
+            0 => 0,
+            1 => blank.trailing_zeros() as u64,
+            _ => t.colex_rank(blank),
+        }
+    }
+
+    /// The X cubes' places `x` among the cells other than `blank`, as `index` ranks
+    /// them.
+    #[inline(always)]
+    fn placed_of(&self, t: &WideTables, blank: u32, x: u32) -> u32 {
+        match self.blanks {
+            0 => x,
+            1..=FEW => squeeze(x, blank),
+            _ => t.extract(x, self.full & !blank),
         }
     }
 
@@ -274,13 +283,11 @@ impl PatternOrder {
     /// the images keeping the pattern must be compared (`Symmetries::canonical`).
     #[inline(always)]
     pub fn canonical_index(&self, t: &WideTables, s: &Symmetries, b: Board) -> Option<u64> {
+        if self.blanks == 0 {
+            return None;
+        }
         let blank = self.full & !(b.x | b.o);
-        let p = match self.blanks {
-            0 => return None,
-            1 => blank.trailing_zeros() as u64,
-            _ => t.colex_rank(blank),
-        };
-        let e = self.to_star[p as usize];
+        let e = self.to_star[self.pattern_of(t, blank) as usize];
         if e == FIXED {
             return None;
         }
@@ -290,7 +297,7 @@ impl PatternOrder {
         } else {
             (s.wide_image(blank, k), s.wide_image(b.x, k))
         };
-        let placed = self.pattern_and_placed(t, blank, x).1;
+        let placed = self.placed_of(t, blank, x);
         debug_assert_eq!(self.patterns[star as usize].kind(), ALL);
         Some(self.patterns[star as usize].before() + t.colex_rank(placed))
     }

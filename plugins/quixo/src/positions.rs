@@ -74,9 +74,8 @@ impl Quixo {
     /// counting them would take a dozen instructions each on plain x86-64).
     #[inline(always)]
     pub(crate) fn decode_counted(&self, p: TierPosition) -> (Board, Side, (u32, u32)) {
-        let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
+        let (i, side, swapped, counts) = self.locate(p);
         let ranker = self.tiers.ranker(p.tier);
-        let (i, side, swapped) = split_index(p.position, a == b, ranker.size());
         let board =
             if let Some(b) = self.with_pattern(p.tier, |po| po.unindex(self.tables.wide(), i)) {
                 b
@@ -89,23 +88,20 @@ impl Quixo {
             };
         // The numberings hold boards with `a` X and `b` O cubes.
         if swapped {
-            (board.swapped(), side, (b, a))
+            (board.swapped(), side, counts)
         } else {
-            (board, side, (a, b))
+            (board, side, counts)
         }
     }
 
-    /// The side to move at `p` and its board's X and O cube counts, without decoding
-    /// the board (what `decode_counted` gives besides the board).
+    /// Where `p` lies, without decoding its board: the number of its board (of the
+    /// board's colour swap when `swapped`) in the tier's numbering, the side to move,
+    /// `swapped`, and the board's own X and O cube counts.
     #[inline(always)]
-    pub(crate) fn side_counted(&self, p: TierPosition) -> (Side, (u32, u32)) {
+    pub(crate) fn locate(&self, p: TierPosition) -> (u64, Side, bool, (u32, u32)) {
         let (a, b) = self.tiers.counts(p.tier).expect("a valid Quixo tier");
-        let (_, side, swapped) = split_index(p.position, a == b, self.tiers.ranker(p.tier).size());
-        if swapped {
-            (side, (b, a))
-        } else {
-            (side, (a, b))
-        }
+        let (i, side, swapped) = split_index(p.position, a == b, self.tiers.ranker(p.tier).size());
+        (i, side, swapped, if swapped { (b, a) } else { (a, b) })
     }
 
     /// The side to move at `p` (without decoding its board).
