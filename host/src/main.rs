@@ -37,6 +37,7 @@ fn configure_fetching(cli: &Cli) -> anyhow::Result<()> {
         deadline: std::time::Duration::from_secs_f64(cli.fetch_deadline.min(1e9)),
     });
     cli::trust::set_verify_fetch(cli.verify_fetch);
+    cli::trust::set_trust_flags(!cli.trust.is_empty());
     Ok(())
 }
 
@@ -64,9 +65,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     // Commands that need no module.
     match &cli.command {
         Command::Db(DbCommand::Keygen { file }) => return cli::trust::keygen(file),
-        Command::Db(DbCommand::Sign { key, db }) => {
+        Command::Db(DbCommand::Sign { key, db, no_wait }) => {
             let choice = DbChoice::resolve(db.as_deref())?;
-            return cli::trust::sign(&choice.resource, key);
+            let wait = if *no_wait {
+                LockWait::NoWait
+            } else {
+                LockWait::Wait
+            };
+            return cli::trust::sign(&choice.resource, key, wait);
         }
         Command::List { json } => return cli::list::run(*json),
         Command::InstallPlugin {

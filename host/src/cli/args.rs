@@ -315,12 +315,16 @@ pub enum DbCommand {
     },
     /// Sign every database directory of a file: database: writes tiers.manifest (each
     /// tier file's size and SHA-256, signed) beside the tier files; `serve` publishes it.
+    /// Waits for a solve still writing a directory, so only finished solves are signed.
     Sign {
-        /// The secret key file `db keygen` wrote.
+        /// The secret key file `db keygen` wrote (private: mode 0600).
         #[arg(long, value_name = "FILE")]
         key: PathBuf,
         #[arg(long, help = DB_HELP)]
         db: Option<String>,
+        /// Fail at once instead of waiting when a solve is writing the database.
+        #[arg(long)]
+        no_wait: bool,
     },
 }
 

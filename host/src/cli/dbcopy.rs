@@ -28,6 +28,7 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
         .into());
     }
     let started = Instant::now();
+    super::trust::note_local_trust(src);
     let key = game_key(game);
     super::trust::prepare(game, src, cache)?;
     let from = db::open_cached(src, cache, &key)?;
@@ -42,6 +43,26 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
             game.variant()
         ))
         .into());
+    }
+    let held = graph
+        .order
+        .iter()
+        .filter(|n| stored.contains(&n.tier))
+        .count();
+    if held < graph.order.len() {
+        let signed = if db::trust::policy().trusted.is_empty() {
+            String::new()
+        } else {
+            " (under --trust or the trusted-keys file, the tiers its signed manifest lists: a manifest signed before the solve finished lists fewer; ask the publisher to sign again with `host db sign`)".to_string()
+        };
+        log::warn!(
+            "{} holds {} of the {} tiers of {} ({}){signed}: the copy will be partial, and queries of positions in the missing tiers will find them unsolved",
+            from.describe(),
+            count(held as u64),
+            count(graph.order.len() as u64),
+            game.module_name(),
+            game.variant()
+        );
     }
     let mut copied = Vec::new();
     let mut kept = 0usize;

@@ -172,6 +172,7 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
             ExportError::Query(_) => Exit::Module,
             ExportError::UnknownTier(..) => Exit::Usage,
             ExportError::Unsolved { .. } => Exit::Database,
+            ExportError::Destination { .. } => Exit::Usage,
             ExportError::Write { .. } => Exit::Failure,
         });
     }

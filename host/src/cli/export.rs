@@ -9,6 +9,7 @@ use crate::engine::numbers::count;
 use crate::export::{self, ExportOptions, Format};
 use crate::report::progress;
 use gamesman_plugin_api::Tier;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// What `export` was asked.
@@ -63,6 +64,12 @@ pub fn run(
         ))
         .into());
     }
+    // Before the database is opened (a memory: one is solved first).
+    export::check_destination(&args.out)?;
+    if args.moves && format != Format::Sqlite {
+        export::check_destination(&export::moves_path(&args.out))?;
+    }
+    stop_on_signals(&args.out);
     if args.all_positions && !game.properties().has_symmetry {
         log::info!(
             "{} has no symmetries: every position is canonical, so --all-positions changes nothing",
@@ -96,4 +103,47 @@ pub fn run(
         )?;
     }
     Ok(())
+}
+
+/// From now on SIGINT, SIGTERM and SIGHUP remove the export's unfinished files and end
+/// the process with a message and the shell's code (128 + the signal), instead of
+/// leaving `.NAME.PID.export-tmp` behind with a silent exit; SIGXFSZ is ignored so a
+/// file size limit (`ulimit -f`) fails the write with a message rather than killing
+/// the process with its temporaries in place.
+fn stop_on_signals(out: &std::path::Path) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    // SAFETY: setting a signal's disposition to "ignore" runs no code in the handler.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("cannot watch for Ctrl-C and SIGTERM ({e}): an interrupted export may leave a temporary file, which the next export here removes");
+            return;
+        }
+    };
+    let out = out.to_path_buf();
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            let removed = export::abandon_unfinished();
+            let name = match sig {
+                SIGINT => "Ctrl-C (SIGINT)",
+                SIGTERM => "SIGTERM",
+                _ => "SIGHUP",
+            };
+            let what = if removed.is_empty() {
+                "no file had been started".to_string()
+            } else {
+                let names: Vec<String> = removed.iter().map(|p| p.display().to_string()).collect();
+                format!("removed the unfinished {}", names.join(" and "))
+            };
+            let _ = writeln!(
+                std::io::stderr(),
+                "\nerror: the export was stopped by {name}: {what}; nothing was written to {} (a file already there is as it was)",
+                out.display()
+            );
+            std::process::exit(128 + sig);
+        }
+    });
 }

@@ -151,6 +151,12 @@ pub struct DbChoice {
 impl DbChoice {
     /// Picks the database for a command given `--db` (or not).
     pub fn resolve(flag: Option<&str>) -> Result<DbChoice, NoDataDir> {
+        let choice = Self::pick(flag)?;
+        trust::note_local_trust(&choice.resource);
+        Ok(choice)
+    }
+
+    fn pick(flag: Option<&str>) -> Result<DbChoice, NoDataDir> {
         if let Some(r) = flag {
             return Ok(DbChoice {
                 resource: r.to_string(),

@@ -7,9 +7,10 @@
 //! It writes keys, manifests and cache files only; it must not change tier files.
 
 use super::CliError;
-use crate::engine::db::file::FileDb;
+use crate::engine::db::file::{lock_directory, FileDb};
+use crate::engine::db::keyfile;
 use crate::engine::db::manifest::{self, Entry, Manifest, MANIFEST_NAME};
-use crate::engine::db::{self, Database, GameKey, Resource};
+use crate::engine::db::{self, Database, GameKey, LockWait, Resource};
 use crate::engine::game::GameHandle;
 use crate::engine::numbers::count;
 use crate::engine::verify_db::{verify_database, Quiet};
@@ -20,54 +21,69 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// `host db keygen FILE`: writes a new secret key to FILE (mode 0600, never over an
-/// existing file) and its public key to FILE.pub, and prints the public key.
-pub fn keygen(file: &Path) -> anyhow::Result<()> {
-    let key = manifest::generate();
-    let public = manifest::hex(key.verifying_key().as_bytes());
-    let mut f = fs::OpenOptions::new()
+/// Opens a new file (never an existing one, nor through a symbolic link: `O_EXCL`).
+fn create_new(path: &Path, mode: u32) -> anyhow::Result<fs::File> {
+    Ok(fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .mode(0o600)
-        .open(file)
+        .mode(mode)
+        .open(path)
         .map_err(|e| {
             CliError::Usage(format!(
-                "cannot create the key file {}: {e} (keygen never replaces a key; choose another name)",
-                file.display()
+                "cannot create the key file {}: {e} (keygen never replaces a key or writes through a link; choose another name)",
+                path.display()
             ))
-        })?;
-    writeln!(
-        f,
-        "# gamesman ed25519 secret key: keep it private (public key {public})\n{}",
-        manifest::hex(&key.to_bytes())
-    )?;
-    f.sync_all()?;
+        })?)
+}
+
+/// `host db keygen FILE`: writes a new secret key to FILE (mode 0600) and its public
+/// key to FILE.pub (neither over an existing file or link), and prints the public key.
+pub fn keygen(file: &Path) -> anyhow::Result<()> {
     let mut pub_path = file.as_os_str().to_owned();
     pub_path.push(".pub");
-    fs::write(&pub_path, format!("{public}\n"))?;
+    let pub_path = PathBuf::from(pub_path);
+    // Both names checked before either is written: no half pair is left behind.
+    for p in [file, pub_path.as_path()] {
+        if let Ok(m) = fs::symlink_metadata(p) {
+            let what = keyfile::kind_of(m.file_type()).unwrap_or("a file");
+            return Err(CliError::Usage(format!(
+                "{} already exists ({what}): keygen never replaces a key or writes through a link; choose another name, or remove it first",
+                p.display()
+            ))
+            .into());
+        }
+    }
+    let key = manifest::generate();
+    let public = manifest::hex(key.verifying_key().as_bytes());
+    let mut secret = create_new(file, 0o600)?;
+    let written = secret
+        .write_all(keyfile::render(&key).as_bytes())
+        .and_then(|()| secret.sync_all())
+        .map_err(anyhow::Error::from)
+        .and_then(|()| {
+            let mut p = create_new(&pub_path, 0o644)?;
+            p.write_all(format!("{public}\n").as_bytes())?;
+            p.sync_all()?;
+            Ok(())
+        });
+    if let Err(e) = written {
+        // Ours, just created: a secret without its public key is of no use.
+        let _ = fs::remove_file(file);
+        return Err(e);
+    }
     outln!(
         "secret key in {} (keep it private), public key in {}:\n{public}\nclients trust it with --trust {public} or by adding it to their trusted-keys file",
         file.display(),
-        PathBuf::from(pub_path).display()
+        pub_path.display()
     )?;
     Ok(())
 }
 
 /// `host db sign --key FILE`: signs every `*_tierdb/` directory of the `file:`
-/// database `resource`.
-pub fn sign(resource: &str, key_file: &Path) -> anyhow::Result<()> {
-    let text = fs::read_to_string(key_file).map_err(|e| {
-        CliError::Usage(format!(
-            "cannot read the key file {}: {e}",
-            key_file.display()
-        ))
-    })?;
-    let key = manifest::parse_secret(&text).ok_or_else(|| {
-        CliError::Usage(format!(
-            "{} is not a secret key written by `host db keygen`",
-            key_file.display()
-        ))
-    })?;
+/// database `resource`, each while holding its writer lock (so never a database a
+/// solve is still writing: it waits for the solve, or with `LockWait::NoWait` fails).
+pub fn sign(resource: &str, key_file: &Path, wait: LockWait) -> anyhow::Result<()> {
+    let key = keyfile::read_secret(key_file).map_err(|e| CliError::Usage(e.to_string()))?;
     let Resource::Dir(root) = db::parse_resource(resource)? else {
         return Err(CliError::Usage(format!(
             "db sign signs the tier files of a file:DIRECTORY database, not {resource}"
@@ -91,6 +107,8 @@ pub fn sign(resource: &str, key_file: &Path) -> anyhow::Result<()> {
     }
     let mut files = 0usize;
     for dir in &dirs {
+        // Held while the tier files are read and the manifest written.
+        let _lock = lock_directory(dir, wait)?;
         let mut entries = BTreeMap::new();
         for e in fs::read_dir(dir)?.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
@@ -123,6 +141,30 @@ pub fn sign(resource: &str, key_file: &Path) -> anyhow::Result<()> {
 }
 
 static VERIFY_FETCH: AtomicBool = AtomicBool::new(false);
+static TRUST_FLAGS: AtomicBool = AtomicBool::new(false);
+static LOCAL_TRUST_SAID: std::sync::Once = std::sync::Once::new();
+
+/// Records whether `--trust` was given on the command line.
+pub fn set_trust_flags(given: bool) {
+    TRUST_FLAGS.store(given, Ordering::Relaxed);
+}
+
+/// Says (once) that `--trust` does nothing for `resource` when it is read from this
+/// machine (`file:`, a directory, `memory:`): keys vouch for what is fetched over
+/// `http://` only, and a user who typed `--trust` must not believe more was checked.
+pub fn note_local_trust(resource: &str) {
+    if !TRUST_FLAGS.load(Ordering::Relaxed) {
+        return;
+    }
+    if matches!(db::parse_resource(resource), Ok(Resource::Http(_))) {
+        return;
+    }
+    LOCAL_TRUST_SAID.call_once(|| {
+        log::warn!(
+            "--trust does nothing for {resource}: it is read from this machine, and keys vouch only for databases fetched over http://; to check a local database against its module use `host verify`"
+        )
+    });
+}
 
 /// Turns `--verify-fetch` on for this process.
 pub fn set_verify_fetch(on: bool) {

@@ -15,8 +15,11 @@ mod csv;
 mod parquet;
 mod rows;
 mod sqlite;
+mod staged;
 
 pub use rows::{MoveRow, PositionRow};
+use staged::Staged;
+pub use staged::{abandon_unfinished, check_destination, reclaim_stale};
 
 use crate::engine::ask::query::QueryError;
 use crate::engine::db::{self, Coverage, Database, DbError};
@@ -127,6 +130,14 @@ pub enum ExportError {
         /// The missing tiers, listed.
         tiers: String,
     },
+    /// Something other than a regular file is where the export would go.
+    #[error("{} exists and is {kind}: an export writes a new regular file or replaces one, never a device, FIFO, socket, directory or symbolic link; name another file", path.display())]
+    Destination {
+        /// The path.
+        path: PathBuf,
+        /// What is there.
+        kind: &'static str,
+    },
     /// Writing the output failed.
     #[error("writing {}: {message}", path.display())]
     Write {
@@ -138,7 +149,7 @@ pub enum ExportError {
 }
 
 impl ExportError {
-    fn write(path: &Path, e: impl std::fmt::Display) -> ExportError {
+    pub(crate) fn write(path: &Path, e: impl std::fmt::Display) -> ExportError {
         ExportError::Write {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -194,61 +205,6 @@ pub fn moves_path(out: &Path) -> PathBuf {
         None => format!("{stem}.moves"),
     };
     out.with_file_name(name)
-}
-
-/// A file written under a temporary name and renamed into place by `keep`; removed
-/// when dropped before that (an error or a panic).
-struct Staged {
-    temp: PathBuf,
-    dest: PathBuf,
-    kept: bool,
-}
-
-impl Staged {
-    fn new(dest: &Path) -> Result<Staged, ExportError> {
-        let name = dest
-            .file_name()
-            .ok_or_else(|| ExportError::write(dest, "not a file name"))?;
-        let dir = match dest.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(ExportError::write(
-                dest,
-                format!("the directory {} does not exist", dir.display()),
-            ));
-        }
-        let temp = dir.join(format!(
-            ".{}.{}.export-tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&temp);
-        Ok(Staged {
-            temp,
-            dest: dest.to_path_buf(),
-            kept: false,
-        })
-    }
-
-    fn keep(mut self) -> Result<u64, ExportError> {
-        let f = std::fs::File::open(&self.temp).map_err(|e| ExportError::write(&self.dest, e))?;
-        f.sync_all()
-            .map_err(|e| ExportError::write(&self.dest, e))?;
-        let bytes = f.metadata().map(|m| m.len()).unwrap_or(0);
-        std::fs::rename(&self.temp, &self.dest).map_err(|e| ExportError::write(&self.dest, e))?;
-        self.kept = true;
-        Ok(bytes)
-    }
-}
-
-impl Drop for Staged {
-    fn drop(&mut self) {
-        if !self.kept {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
 }
 
 /// The tiers to export, initial tier first, checked against the graph and the database.
@@ -332,6 +288,47 @@ pub fn export(
     options: &ExportOptions,
     progress: &dyn ExportProgress,
 ) -> Result<ExportReport, ExportError> {
+    // The destinations are checked before any work.
+    let main = Staged::new(out)?;
+    let second = match (options.moves, format) {
+        (true, Format::Parquet | Format::Csv) => Some(Staged::new(&moves_path(out))?),
+        _ => None,
+    };
+    let written = || main.written() + second.as_ref().map_or(0, Staged::written);
+    let (tiers, positions, moves) =
+        write_rows(game, db, format, options, progress, &main, second.as_ref())
+            .map_err(|e| explain_size_limit(e, written()))?;
+    let mut bytes = 0;
+    let moves_path = match second {
+        Some(s) => {
+            let p = s.dest.clone();
+            bytes += s.keep()?;
+            Some(p)
+        }
+        None => None,
+    };
+    bytes += main.keep()?;
+    Ok(ExportReport {
+        format: format.name(),
+        path: out.to_path_buf(),
+        moves_path,
+        positions,
+        moves,
+        bytes,
+        tiers,
+    })
+}
+
+/// Writes every row into the temporaries; (tiers, positions, moves) written.
+fn write_rows(
+    game: &GameHandle,
+    db: &dyn Database,
+    format: Format,
+    options: &ExportOptions,
+    progress: &dyn ExportProgress,
+    main: &Staged,
+    second: Option<&Staged>,
+) -> Result<(usize, u64, u64), ExportError> {
     let graph = TierGraph::discover(game)?;
     let nodes = chosen_tiers(&graph, db, options)?;
     let coverage = db::coverage(db)?.unwrap_or(Coverage::Full);
@@ -342,15 +339,10 @@ pub fn export(
         None
     };
     let meta = meta(game, options, coverage);
-    let main = Staged::new(out)?;
-    let second = match (options.moves, format) {
-        (true, Format::Parquet | Format::Csv) => Some(Staged::new(&moves_path(out))?),
-        _ => None,
-    };
     let mut sink: Box<dyn Sink> = match format {
         Format::Parquet => Box::new(parquet::ParquetSink::create(
             &main.temp,
-            second.as_ref().map(|s| s.temp.as_path()),
+            second.map(|s| s.temp.as_path()),
             &meta,
         )?),
         Format::Sqlite => Box::new(sqlite::SqliteSink::create(
@@ -360,7 +352,7 @@ pub fn export(
         )?),
         Format::Csv => Box::new(csv::CsvSink::create(
             &main.temp,
-            second.as_ref().map(|s| s.temp.as_path()),
+            second.map(|s| s.temp.as_path()),
             &meta,
         )?),
     };
@@ -380,25 +372,41 @@ pub fn export(
     }
     sink.finish()?;
     progress.finish();
-    let mut bytes = 0;
-    let moves_path = match second {
-        Some(s) => {
-            let p = s.dest.clone();
-            bytes += s.keep()?;
-            Some(p)
-        }
-        None => None,
+    Ok((nodes.len(), positions, moves))
+}
+
+/// A failed write under a file size limit (`ulimit -f`; the kernel's EFBIG, with
+/// SIGXFSZ ignored) says so, since the writers' own messages ("File too large") do not
+/// name the limit.
+fn explain_size_limit(e: ExportError, written: u64) -> ExportError {
+    let ExportError::Write { path, message } = e else {
+        return e;
     };
-    bytes += main.keep()?;
-    Ok(ExportReport {
-        format: format.name(),
-        path: out.to_path_buf(),
-        moves_path,
-        positions,
-        moves,
-        bytes,
-        tiers: nodes.len(),
-    })
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let known = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } == 0;
+    let efbig = std::io::Error::from_raw_os_error(libc::EFBIG).to_string();
+    let efbig = efbig
+        .split(" (os error")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    if known
+        && limit.rlim_cur != libc::RLIM_INFINITY
+        && (message.contains(&efbig) || written >= limit.rlim_cur)
+    {
+        return ExportError::Write {
+            path,
+            message: format!(
+                "{message}: the process's file size limit (ulimit -f) is {} bytes, and the export needs more; raise the limit or export fewer tiers (--tiers); the unfinished file was removed",
+                limit.rlim_cur
+            ),
+        };
+    }
+    ExportError::Write { path, message }
 }
 
 #[cfg(test)]
@@ -416,26 +424,5 @@ mod tests {
             PathBuf::from("out/q.moves.parquet")
         );
         assert_eq!(moves_path(Path::new("q")), PathBuf::from("q.moves"));
-    }
-
-    #[test]
-    fn a_staged_file_appears_only_when_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("x.csv");
-        let staged = Staged::new(&dest).unwrap();
-        std::fs::write(&staged.temp, b"half").unwrap();
-        assert!(!dest.exists());
-        drop(staged);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-        let staged = Staged::new(&dest).unwrap();
-        std::fs::write(&staged.temp, b"whole").unwrap();
-        assert_eq!(staged.keep().unwrap(), 5);
-        assert_eq!(std::fs::read(&dest).unwrap(), b"whole");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        let missing = dir.path().join("no/such/dir/x.csv");
-        assert!(matches!(
-            Staged::new(&missing),
-            Err(ExportError::Write { .. })
-        ));
     }
 }

@@ -10,10 +10,12 @@
 
 use gamesman_host::cli::{game_key, DbChoice};
 use gamesman_host::engine::db::{self, Database, LockWait};
-use gamesman_host::export::{self, ExportOptions, Format, Quiet};
 use gamesman_host::engine::messages::error_paragraph;
 use gamesman_host::engine::solver::{self, Silent, SolveOptions};
-use gamesman_host::{engine::ask::analyze, engine::load::loader, engine::ask::query, GameHandle, Module};
+use gamesman_host::export::{self, ExportOptions, Format, Quiet};
+use gamesman_host::{
+    engine::ask::analyze, engine::ask::query, engine::load::loader, GameHandle, Module,
+};
 use gamesman_plugin_api::Tier;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -35,6 +37,25 @@ fn err<E: Into<anyhow::Error>>(e: E) -> PyErr {
     GamesmanError::new_err(error_paragraph(e.as_ref()))
 }
 
+/// Runs `f`, turning a panic of the host into a `GamesmanError` (PyO3 alone would
+/// raise `PanicException`, a `BaseException` that `except Exception` does not catch
+/// and that tears down scripts): a bug of the host must not end the interpreter.
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".into());
+            Err(GamesmanError::new_err(format!(
+                "internal error of the gamesman host (a bug; please report it): {what}"
+            )))
+        }
+    }
+}
+
 /// One variant of a game module, with the databases it has opened.
 #[pyclass(module = "gamesman._native")]
 struct Game {
@@ -51,7 +72,7 @@ impl Game {
     }
 
     fn open_db(&self, resource: &str) -> PyResult<Arc<dyn Database>> {
-        let mut dbs = self.dbs.lock().expect("databases");
+        let mut dbs = self.dbs.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(d) = dbs.get(resource) {
             return Ok(d.clone());
         }
@@ -104,63 +125,77 @@ impl Game {
 
     /// Solves the variant into `db` (default: `GAMESMAN_DB`, else the per-user data
     /// directory); tiers already there are kept unless `force`. Returns JSON.
-    #[pyo3(signature = (db=None, force=false))]
-    fn solve(&self, py: Python<'_>, db: Option<&str>, force: bool) -> PyResult<String> {
-        let resource = Self::resource(db)?;
-        let is_memory = matches!(db::parse_resource(&resource), Ok(db::Resource::Memory));
-        let d = if is_memory {
-            self.open_db(&resource)?
-        } else {
-            // Readers opened before see the new tiers only when opened again.
-            self.dbs.lock().expect("databases").remove(&resource);
-            db::open_for_writing(&resource, &game_key(&self.game), LockWait::Wait).map_err(err)?
-        };
-        let options = SolveOptions {
-            force,
-            ..SolveOptions::default()
-        };
-        let game = &self.game;
-        let r = py
-            .detach(|| solver::solve(game, d.as_ref(), &options, &Silent))
-            .map_err(err)?;
-        let players = game.properties().players;
-        let v = serde_json::json!({
-            "game": game.module_name(),
-            "variant": game.variant(),
-            "database": d.describe(),
-            "tiers": r.tiers,
-            "tiers_solved": r.tiers_solved,
-            "positions": r.positions_total,
-            "positions_solved": r.positions_solved,
-            "seconds": r.elapsed.as_secs_f64(),
-            "value": gamesman_host::engine::outcome::value_name(r.initial_record.value, players),
-            "remoteness": query::remoteness_of(&r.initial_record),
-            "winby": r.initial_record.winby,
-        });
-        Ok(v.to_string())
+    #[pyo3(signature = (db=None, force=false, wait=true))]
+    fn solve(&self, py: Python<'_>, db: Option<&str>, force: bool, wait: bool) -> PyResult<String> {
+        guarded(|| {
+            let resource = Self::resource(db)?;
+            let is_memory = matches!(db::parse_resource(&resource), Ok(db::Resource::Memory));
+            let d = if is_memory {
+                self.open_db(&resource)?
+            } else {
+                // Readers opened before see the new tiers only when opened again.
+                self.dbs
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&resource);
+                let wait = if wait {
+                    LockWait::Wait
+                } else {
+                    LockWait::NoWait
+                };
+                db::open_for_writing(&resource, &game_key(&self.game), wait).map_err(err)?
+            };
+            let options = SolveOptions {
+                force,
+                ..SolveOptions::default()
+            };
+            let game = &self.game;
+            let r = py
+                .detach(|| solver::solve(game, d.as_ref(), &options, &Silent))
+                .map_err(err)?;
+            let players = game.properties().players;
+            let v = serde_json::json!({
+                "game": game.module_name(),
+                "variant": game.variant(),
+                "database": d.describe(),
+                "tiers": r.tiers,
+                "tiers_solved": r.tiers_solved,
+                "positions": r.positions_total,
+                "positions_solved": r.positions_solved,
+                "seconds": r.elapsed.as_secs_f64(),
+                "value": gamesman_host::engine::outcome::value_name(r.initial_record.value, players),
+                "remoteness": query::remoteness_of(&r.initial_record),
+                "winby": r.initial_record.winby,
+            });
+            Ok(v.to_string())
+        })
     }
 
     /// A position's answer as `host query --json` prints it (the initial position when
     /// `position` is None).
     #[pyo3(signature = (position=None, db=None))]
     fn query(&self, position: Option<&str>, db: Option<&str>) -> PyResult<String> {
-        let p = query::parse_position(&self.game, position).map_err(err)?;
-        let d = self.solved_db(&Self::resource(db)?)?;
-        let ranking = query::query(&self.game, d.as_ref(), p).map_err(err)?;
-        let mut report = query::report(&self.game, &ranking).map_err(err)?;
-        report.solution = query::shortest_solution(&self.game, d.as_ref(), p).map_err(err)?;
-        serde_json::to_string(&report).map_err(err)
+        guarded(|| {
+            let p = query::parse_position(&self.game, position).map_err(err)?;
+            let d = self.solved_db(&Self::resource(db)?)?;
+            let ranking = query::query(&self.game, d.as_ref(), p).map_err(err)?;
+            let mut report = query::report(&self.game, &ranking).map_err(err)?;
+            report.solution = query::shortest_solution(&self.game, d.as_ref(), p).map_err(err)?;
+            serde_json::to_string(&report).map_err(err)
+        })
     }
 
     /// Counts as `host analyze --json` prints them.
     #[pyo3(signature = (db=None))]
     fn analyze(&self, py: Python<'_>, db: Option<&str>) -> PyResult<String> {
-        let d = self.solved_db(&Self::resource(db)?)?;
-        let game = &self.game;
-        let a = py
-            .detach(|| analyze::analyze(game, d.as_ref()))
-            .map_err(err)?;
-        serde_json::to_string(&a).map_err(err)
+        guarded(|| {
+            let d = self.solved_db(&Self::resource(db)?)?;
+            let game = &self.game;
+            let a = py
+                .detach(|| analyze::analyze(game, d.as_ref()))
+                .map_err(err)?;
+            serde_json::to_string(&a).map_err(err)
+        })
     }
 
     /// Writes the solved positions to `out` as `host export` does; returns its report
@@ -178,31 +213,33 @@ impl Game {
         tiers: Option<Vec<u64>>,
         all_positions: bool,
     ) -> PyResult<String> {
-        let format = match format {
-            Some(f) => Format::parse(f).ok_or_else(|| {
-                GamesmanError::new_err(format!(
-                    "unknown export format {f:?}: use parquet, sqlite or csv"
-                ))
-            })?,
-            None => Format::of_path(&out).ok_or_else(|| {
-                GamesmanError::new_err(format!(
-                    "cannot tell the format of {} from its name: pass format='parquet', 'sqlite' or 'csv'",
-                    out.display()
-                ))
-            })?,
-        };
-        let d = self.solved_db(&Self::resource(db)?)?;
-        let options = ExportOptions {
-            reachable,
-            moves,
-            tiers: tiers.map(|t| t.into_iter().map(Tier).collect()),
-            all_positions,
-        };
-        let game = &self.game;
-        let report = py
-            .detach(|| export::export(game, d.as_ref(), format, &out, &options, &Quiet))
-            .map_err(err)?;
-        serde_json::to_string(&report).map_err(err)
+        guarded(|| {
+            let format = match format {
+                Some(f) => Format::parse(f).ok_or_else(|| {
+                    GamesmanError::new_err(format!(
+                        "unknown export format {f:?}: use parquet, sqlite or csv"
+                    ))
+                })?,
+                None => Format::of_path(&out).ok_or_else(|| {
+                    GamesmanError::new_err(format!(
+                        "cannot tell the format of {} from its name: pass format='parquet', 'sqlite' or 'csv'",
+                        out.display()
+                    ))
+                })?,
+            };
+            let d = self.solved_db(&Self::resource(db)?)?;
+            let options = ExportOptions {
+                reachable,
+                moves,
+                tiers: tiers.map(|t| t.into_iter().map(Tier).collect()),
+                all_positions,
+            };
+            let game = &self.game;
+            let report = py
+                .detach(|| export::export(game, d.as_ref(), format, &out, &options, &Quiet))
+                .map_err(err)?;
+            serde_json::to_string(&report).map_err(err)
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -219,28 +256,32 @@ impl Game {
 #[pyfunction]
 #[pyo3(signature = (plugin, variant=None))]
 fn open(plugin: &str, variant: Option<&str>) -> PyResult<Game> {
-    let module = loader::load(plugin).map_err(err)?;
-    let game = module.open(variant).map_err(err)?;
-    Ok(Game {
-        module,
-        game,
-        dbs: Mutex::new(HashMap::new()),
+    guarded(|| {
+        let module = loader::load(plugin).map_err(err)?;
+        let game = module.open(variant).map_err(err)?;
+        Ok(Game {
+            module,
+            game,
+            dbs: Mutex::new(HashMap::new()),
+        })
     })
 }
 
 /// The variants of `plugin`, default first.
 #[pyfunction]
 fn variants(plugin: &str) -> PyResult<Vec<String>> {
-    Ok(loader::load(plugin).map_err(err)?.variant_names())
+    guarded(|| Ok(loader::load(plugin).map_err(err)?.variant_names()))
 }
 
 /// The modules on the plugin search path, as (name, path) pairs.
 #[pyfunction]
-fn modules() -> Vec<(String, String)> {
-    loader::discover()
-        .iter()
-        .map(|m| (m.name().to_string(), m.path.display().to_string()))
-        .collect()
+fn modules() -> PyResult<Vec<(String, String)>> {
+    guarded(|| {
+        Ok(loader::discover()
+            .iter()
+            .map(|m| (m.name().to_string(), m.path.display().to_string()))
+            .collect())
+    })
 }
 
 /// The Python module.

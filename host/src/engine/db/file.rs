@@ -50,6 +50,24 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// A database directory's writer lock held by a writer that is not a `FileDb`
+/// (`host db sign`, whose manifest must describe a finished solve): released when
+/// dropped.
+pub struct DirLock(#[allow(dead_code)] Arc<lock::WriterLock>);
+
+/// Takes the writer lock of the database directory `dir` as a solve does: at once,
+/// after waiting for the writer with a message, or `DbError::Locked` under
+/// `LockWait::NoWait`.
+pub fn lock_directory(dir: &Path, wait: LockWait) -> DbResult<DirLock> {
+    Ok(DirLock(lock::acquire(dir, wait)?))
+}
+
+/// Whether process `pid` is running (signal 0), so that files it names as its own
+/// temporaries may still be in use; this process counts as running.
+pub fn process_is_running(pid: u32) -> bool {
+    lock::is_running(pid)
+}
+
 /// A file database for one game and variant.
 pub struct FileDb {
     dir: PathBuf,

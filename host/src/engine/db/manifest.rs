@@ -95,12 +95,6 @@ pub fn parse_key(text: &str) -> Result<VerifyingKey, ManifestError> {
         .ok_or_else(|| ManifestError::BadKey(text.chars().take(80).collect()))
 }
 
-/// A secret key from its file text (64 hex digits of the seed).
-pub fn parse_secret(text: &str) -> Option<SigningKey> {
-    unhex::<32>(text.lines().find(|l| !l.trim_start().starts_with('#'))?)
-        .map(|b| SigningKey::from_bytes(&b))
-}
-
 /// A new secret key from the operating system's random source.
 pub fn generate() -> SigningKey {
     use rand::RngCore;
@@ -344,10 +338,6 @@ mod tests {
             key.verifying_key()
         );
         assert!(parse_key("abc").is_err());
-        assert_eq!(
-            parse_secret(&hex(&[1u8; 32])).unwrap().to_bytes(),
-            key.to_bytes()
-        );
         assert!(is_tier_name("tier_12.gz") && !is_tier_name("tier_.gz"));
         assert!(!is_tier_name(".tier_1.gz") && !is_tier_name("tier_1.gz.tmp"));
     }

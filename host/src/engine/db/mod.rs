@@ -12,6 +12,7 @@
 //! marks that say which those are); one database holds tiers of one kind only.
 
 pub mod file;
+pub mod keyfile;
 pub mod manifest;
 pub mod memory;
 pub mod net;

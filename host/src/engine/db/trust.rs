@@ -6,6 +6,7 @@
 //!
 //! This file holds settings; it must not fetch or check anything itself.
 
+use super::keyfile::{read_small, KeyFileError};
 use super::manifest::{parse_key, ManifestError};
 use ed25519_dalek::VerifyingKey;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,9 @@ pub enum TrustError {
         /// Why.
         cause: ManifestError,
     },
+    /// The file is not a small regular file.
+    #[error("the trusted-keys file is unusable: {0}")]
+    Unusable(KeyFileError),
     /// The file exists but cannot be read.
     #[error("cannot read the trusted-keys file {}: {source}", path.display())]
     Read {
@@ -75,36 +79,72 @@ pub enum TrustError {
     },
 }
 
+/// The longest trusted-keys file read (some ten thousand keys).
+pub const TRUSTED_KEYS_LIMIT: u64 = 1 << 20;
+
 /// The keys of `--trust` flags and of the trusted-keys file at `file` (one key a line,
-/// `#` comments; a missing file holds none).
+/// `#` comments; a missing file holds none). As ssh treats its key files: the file
+/// must be a regular file of at most `TRUSTED_KEYS_LIMIT` bytes; one that group or
+/// others may write, one that lists no key, and a symbolic link to nothing are used
+/// with a warning saying so.
 pub fn load_keys(flags: &[String], file: Option<&Path>) -> Result<Vec<VerifyingKey>, TrustError> {
     let mut keys = Vec::new();
     for f in flags {
         keys.push(parse_key(f).map_err(TrustError::Flag)?);
     }
     if let Some(path) = file {
-        match std::fs::read_to_string(path) {
-            Ok(text) => {
-                for (i, line) in text.lines().enumerate() {
-                    let line = line.split('#').next().unwrap_or_default().trim();
-                    if line.is_empty() {
-                        continue;
-                    }
-                    keys.push(parse_key(line).map_err(|cause| TrustError::File {
-                        path: path.to_path_buf(),
-                        line: i + 1,
-                        cause,
-                    })?);
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => {
-                return Err(TrustError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+        keys.extend(keys_of_file(path)?);
+    }
+    Ok(keys)
+}
+
+fn keys_of_file(path: &Path) -> Result<Vec<VerifyingKey>, TrustError> {
+    use std::os::unix::fs::MetadataExt;
+    let read_error = |source| TrustError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(read_error(e)),
+        Ok(m) if m.file_type().is_symlink() && !path.exists() => {
+            let target = std::fs::read_link(path).unwrap_or_default();
+            log::warn!(
+                "the trusted-keys file {} is a symbolic link to {}, which does not exist: no key is trusted from it",
+                path.display(),
+                target.display()
+            );
+            return Ok(Vec::new());
         }
+        Ok(_) => {}
+    }
+    let (bytes, meta) = read_small(path, TRUSTED_KEYS_LIMIT).map_err(TrustError::Unusable)?;
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        log::warn!(
+            "the trusted-keys file {} may be written by others (mode {mode:04o}): whoever can write it can make this host trust their key; run `chmod go-w {}`",
+            path.display(),
+            path.display()
+        );
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut keys = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        keys.push(parse_key(line).map_err(|cause| TrustError::File {
+            path: path.to_path_buf(),
+            line: i + 1,
+            cause,
+        })?);
+    }
+    if keys.is_empty() {
+        log::warn!(
+            "the trusted-keys file {} lists no key: nothing is trusted from it (add a publisher's key, one per line, or remove the file)",
+            path.display()
+        );
     }
     Ok(keys)
 }

@@ -77,10 +77,12 @@ class Game:
         """The module's variants, default first."""
         return list(self._g.variants)
 
-    def solve(self, db: Optional[str] = None, force: bool = False) -> Dict[str, Any]:
+    def solve(self, db: Optional[str] = None, force: bool = False, wait: bool = True) -> Dict[str, Any]:
         """Solves the variant into ``db``; returns the counts and the initial
-        position's value, remoteness and WinBy."""
-        return json.loads(self._g.solve(db, force))
+        position's value, remoteness and WinBy. When another process is solving into
+        the same database, waits for it, or with ``wait=False`` raises
+        ``GamesmanError`` at once (as ``host solve --no-wait``)."""
+        return json.loads(self._g.solve(db, force, wait))
 
     def query(self, position: Optional[str] = None, db: Optional[str] = None) -> Dict[str, Any]:
         """A position's value, remoteness, WinBy and every move ranked best first, as

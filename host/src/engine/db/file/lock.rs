@@ -76,7 +76,7 @@ fn writer_of(name: &str) -> Option<u32> {
 }
 
 /// Whether process `pid` is running (and so may still be writing its files).
-fn is_running(pid: u32) -> bool {
+pub(super) fn is_running(pid: u32) -> bool {
     if pid == std::process::id() {
         return true;
     }

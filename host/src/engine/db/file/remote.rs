@@ -36,6 +36,8 @@ pub(super) struct RemoteDir {
     manifest: Mutex<Option<Option<Arc<Manifest>>>>,
     /// The unsigned-database warning, once.
     warned: Once,
+    /// The warning that a tier is missing from the signed manifest, once.
+    unlisted: Once,
 }
 
 /// A writer that hashes what it writes.
@@ -64,6 +66,7 @@ impl RemoteDir {
             cache,
             manifest: Mutex::new(None),
             warned: Once::new(),
+            unlisted: Once::new(),
         }
     }
 
@@ -172,8 +175,19 @@ impl FileDb {
         let expected = match &signed {
             Some(m) => match m.entries.get(&name) {
                 Some(e) => Some(e.size),
-                // Not part of the signed database.
-                None => return Ok(None),
+                // Not part of the signed database: said once, for a partial manifest
+                // (signed before its solve finished) looks like an unsolved variant.
+                None => {
+                    r.unlisted.call_once(|| {
+                        log::warn!(
+                            "{} is not listed in the signed manifest of {} (which lists {} tier files): it is treated as not stored; if the publisher signed the database before its solve finished, ask them to sign it again with `host db sign`",
+                            name,
+                            r.describe(),
+                            m.entries.len()
+                        )
+                    });
+                    return Ok(None);
+                }
             },
             None => None,
         };
