@@ -105,8 +105,11 @@ fn sign_refuses_public_open_and_endless_keys() {
     let pub_file = keys.path().join("pub.pub");
 
     // The public key as --key: refused (its hex is not the secret seed), nothing signed.
-    let e = sign(&pub_file, db.path(), &[]).assert_failure_code(2);
-    assert!(e.contains("it may be a public key"), "{e}");
+    for mode in [0o644, 0o600] {
+        set_mode(&pub_file, mode);
+        let e = sign(&pub_file, db.path(), &[]).assert_failure_code(2);
+        assert!(e.contains("it may be a public key"), "{e}");
+    }
     assert!(!db.path().join(DIR).join("tiers.manifest").exists());
 
     // A secret key others may read, as ssh refuses it, naming chmod 600.

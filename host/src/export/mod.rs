@@ -295,9 +295,21 @@ pub fn export(
         _ => None,
     };
     let written = || main.written() + second.as_ref().map_or(0, Staged::written);
+    // An error names the file asked for, not the temporary (removed by then).
+    let named = |e: ExportError| match e {
+        ExportError::Write { path, message } => {
+            let path = [Some(&main), second.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|s| s.temp == path)
+                .map_or(path, |s| s.dest.clone());
+            ExportError::Write { path, message }
+        }
+        e => e,
+    };
     let (tiers, positions, moves) =
         write_rows(game, db, format, options, progress, &main, second.as_ref())
-            .map_err(|e| explain_size_limit(e, written()))?;
+            .map_err(|e| named(explain_size_limit(e, written())))?;
     let mut bytes = 0;
     let moves_path = match second {
         Some(s) => {

@@ -143,7 +143,10 @@ impl Game {
                 } else {
                     LockWait::NoWait
                 };
-                db::open_for_writing(&resource, &game_key(&self.game), wait).map_err(err)?
+                // Waiting for another writer releases the GIL: other threads run on.
+                let key = game_key(&self.game);
+                py.detach(|| db::open_for_writing(&resource, &key, wait))
+                    .map_err(err)?
             };
             let options = SolveOptions {
                 force,

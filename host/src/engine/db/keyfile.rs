@@ -145,6 +145,16 @@ pub fn read_small(path: &Path, limit: u64) -> Result<(Vec<u8>, std::fs::Metadata
 /// first format, its seed matching the public key it names).
 pub fn read_secret(path: &Path) -> Result<SigningKey, KeyFileError> {
     let (bytes, meta) = read_small(path, KEY_FILE_LIMIT)?;
+    let parsed = match String::from_utf8(bytes) {
+        Ok(text) => parse_secret(&text),
+        Err(_) => Err(SecretError::Format("it is not text".into())),
+    };
+    // A public key is named as one first: "chmod 600" would be the wrong advice.
+    if matches!(parsed, Err(SecretError::Bare)) {
+        return Err(KeyFileError::Bare {
+            path: path.to_path_buf(),
+        });
+    }
     let mode = meta.mode() & 0o7777;
     if mode & 0o077 != 0 {
         return Err(KeyFileError::TooOpen {
@@ -152,11 +162,7 @@ pub fn read_secret(path: &Path) -> Result<SigningKey, KeyFileError> {
             mode,
         });
     }
-    let text = String::from_utf8(bytes).map_err(|_| KeyFileError::Format {
-        path: path.to_path_buf(),
-        why: "it is not text".into(),
-    })?;
-    parse_secret(&text).map_err(|e| match e {
+    parsed.map_err(|e| match e {
         SecretError::Bare => KeyFileError::Bare {
             path: path.to_path_buf(),
         },

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -142,6 +143,19 @@ class Game:
         return repr(self._g)
 
 
+def _export_file(path: Any) -> str:
+    """The path of an export file to read, which must be a regular file: a FIFO would
+    block the reader forever and a device could be endless."""
+    path = os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise GamesmanError(f"cannot read the export file {path}: {e.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise GamesmanError(f"{path} is not a regular file: give a file that Game.export or host export wrote")
+    return path
+
+
 def _format_of(path: str, format: Optional[str]) -> str:  # noqa: A002
     if format:
         return format.lower()
@@ -156,7 +170,8 @@ def read_arrow(path: str, table: str = "positions", format: Optional[str] = None
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
 
-    kind = _format_of(os.fspath(path), format)
+    path = _export_file(path)
+    kind = _format_of(path, format)
     if kind == "parquet":
         return pq.read_table(path)
     if kind == "csv":
@@ -171,7 +186,8 @@ def read(path: str, table: str = "positions", format: Optional[str] = None):  # 
     ``table`` picks positions, moves or meta."""
     import pandas as pd
 
-    kind = _format_of(os.fspath(path), format)
+    path = _export_file(path)
+    kind = _format_of(path, format)
     if kind == "sqlite":
         if table not in ("positions", "moves", "meta"):
             raise GamesmanError(f"no table {table!r} in an export: use positions, moves or meta")
