@@ -16,9 +16,15 @@
  *     strings (typed moves are matched against them by the host), positions as the
  *     UWAPI formal position where the game has one that reads back to the same
  *     position, else "TIER:INDEX"; AutoGUI strings from the UWAPI.
- * Not mapped: GamesmanOne's canonical parents and children (the host finds parents by
- * expanding forward), tier symmetry (no game uses it), multipart moves (the host
- * plays whole moves), random positions (no game has them).
+ *   - parents: where the game gives GetCanonicalParentPositions, the host's `parents`
+ *     fast path gives them (only the legal, non-primitive ones), so the solver needs
+ *     no reverse graph. Our ABI asks for undo moves before it uses `parents`, so the
+ *     layer also gives undo moves that name those parents: an undo move is the
+ *     parent's index times 256 plus the parent tier's slot among the tiers that lead
+ *     to the child's tier (a reverse tier map built when a variant opens).
+ * Not mapped: GamesmanOne's canonical children (our `children` fast path wants every
+ * move's child, not canonical distinct ones), tier symmetry (no game uses it),
+ * multipart moves (the host plays whole moves), random positions (no game has them).
  *
  * GamesmanOne games keep their variant in globals: one variant is open at a time in a
  * process; opening another while one is open is refused with a message. The game's
@@ -30,18 +36,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gamesman_plugin.h"
-#include "one_api.h"
+#include "one_internal.h"
 
-#ifndef GAMESMANONE_GAME
-#error "compile with -DGAMESMANONE_GAME=<the game's Game object>, as build.sh does"
-#endif
-#ifndef GAMESMANONE_MAX_MOVES
-/* GamesmanOne v1.3.0's limit on moves a position (pull request 27: 4096). */
-#define GAMESMANONE_MAX_MOVES 1024
-#endif
-
-extern const Game GAMESMANONE_GAME;
 static const Game *const game = &GAMESMANONE_GAME;
 
 struct gamesman_game {
@@ -55,11 +51,6 @@ static int default_variant = 0;
 static int open_count = 0;
 static struct gamesman_game current = {-1};
 
-static bool is_tier(void) { return game->solver == &kTierSolver; }
-static const TierSolverApi *tier_api(void) { return (const TierSolverApi *)game->solver_api; }
-static const RegularSolverApi *regular_api(void) { return (const RegularSolverApi *)game->solver_api; }
-static TierPosition tp_of(gamesman_position p) { return (TierPosition){(Tier)p.tier, (Position)p.index}; }
-static gamesman_position pos_of(TierPosition tp) { return (gamesman_position){(uint64_t)tp.tier, (uint64_t)tp.position}; }
 
 /* Runs the game's set-up with its stdout sent to stderr (the host's stdout carries
  * answers). Returns the game's status. */
@@ -176,6 +167,7 @@ static gamesman_game *new_game(const char *variant, gamesman_error *err) {
         return NULL;
     }
     if (open_count == 0 && variant_count > 0 && set_variant(id, err) != GAMESMAN_OK) return NULL;
+    if (open_count == 0 && has_parents() && one_build_parent_map(err) != GAMESMAN_OK) return NULL;
     ++open_count;
     current.variant = id;
     return &current;
@@ -390,8 +382,8 @@ static int text_to_position(gamesman_game *g, const char *text, gamesman_positio
 
 /* ---- the tier API ---------------------------------------------------------------------- */
 
-static int64_t tier_children(gamesman_game *g, uint64_t tier, uint64_t *children, uint32_t capacity,
-                             gamesman_error *err) {
+int64_t one_tier_children(gamesman_game *g, uint64_t tier, uint64_t *children, uint32_t capacity,
+                          gamesman_error *err) {
     (void)g;
     Tier scratch[kTierSolverNumChildTiersMax];
     int n = tier_api()->GetChildTiers((Tier)tier, scratch);
@@ -489,7 +481,7 @@ const gamesman_module *gamesman_module_v1(void) {
     module.variants = variants;
     module.variant_count = variant_count;
     module.max_moves = GAMESMANONE_MAX_MOVES;
-    module.max_undo_moves = 0;
+    module.max_undo_moves = has_parents() ? GAMESMANONE_MAX_MOVES : 0;
     module.max_tier_children = kTierSolverNumChildTiersMax + 1;
     module.new_game = new_game;
     module.free_game = free_game;
@@ -502,10 +494,13 @@ const gamesman_module *gamesman_module_v1(void) {
     module.move_to_text = move_to_text;
     module.position_to_text = position_to_text;
     module.text_to_position = text_to_position;
-    module.tier_children = is_tier() ? tier_children : NULL;
+    module.tier_children = is_tier() ? one_tier_children : NULL;
     module.tier_size = tier_size;
     module.is_legal = is_legal;
     module.tier_name = tier_name;
+    module.generate_undo_moves_to_tier = has_parents() ? one_generate_undo_moves_to_tier : NULL;
+    module.undo_move = has_parents() ? one_undo_move : NULL;
+    module.parents = has_parents() ? one_parents : NULL;
     module.canonical_position = symmetric ? canonical_position : NULL;
     module.position_to_autogui = position_to_autogui;
     module.move_to_autogui = move_to_autogui;

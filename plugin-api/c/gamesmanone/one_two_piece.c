@@ -42,25 +42,33 @@ static uint64_t colex_unrank(int64_t r, int k, int n) {
     return pattern;
 }
 
-intptr_t X86SimdTwoPieceHashGetMemoryRequired(int rows, int cols) {
-    int n = rows * cols;
-    return n <= kTableCellsMax ? (intptr_t)2 * 4 * ((intptr_t)1 << n) : 0;
-}
-
 void X86SimdTwoPieceHashFinalize(void) {
     free(rank_of), free(pattern_at);
     rank_of = NULL, pattern_at = NULL, cells = 0, cell_mask = 0;
 }
 
+static int init_cells(uint64_t mask);
+
 int X86SimdTwoPieceHashInit(int rows, int cols) {
     if (rows < 1 || rows > 8 || cols < 1 || cols > 8 || rows * cols > 32) return kIllegalArgumentError;
+    uint64_t mask = 0;
+    for (int r = 0; r < rows; ++r) mask |= (((uint64_t)1 << cols) - 1) << (8 * r);
+    return init_cells(mask);
+}
+
+int X86SimdTwoPieceHashInitIrregular(uint64_t board_mask) {
+    if (board_mask == 0 || __builtin_popcountll(board_mask) > 32) return kIllegalArgumentError;
+    return init_cells(board_mask);
+}
+
+static int init_cells(uint64_t mask) {
     X86SimdTwoPieceHashFinalize();
     for (int n = 0; n <= 64; ++n) {
         binomial[n][0] = 1;
         for (int k = 1; k <= 64; ++k) binomial[n][k] = n == 0 ? 0 : binomial[n - 1][k - 1] + binomial[n - 1][k];
     }
-    cells = rows * cols;
-    for (int r = 0; r < rows; ++r) cell_mask |= (((uint64_t)1 << cols) - 1) << (8 * r);
+    cell_mask = mask;
+    cells = __builtin_popcountll(mask);
     if (cells > kTableCellsMax) return kNoError;
     size_t patterns = (size_t)1 << cells;
     rank_of = malloc(patterns * sizeof *rank_of);
@@ -87,24 +95,54 @@ int64_t X86SimdTwoPieceHashGetNumPositions(int num_x, int num_o) {
     return binomial[cells][num_x] * binomial[cells - num_x][num_o] * 2;
 }
 
-Position X86SimdTwoPieceHashHash(__m128i board, int turn) {
-    uint64_t x = _pext_u64((uint64_t)_mm_cvtsi128_si64(board), cell_mask);
-    uint64_t o = _pext_u64((uint64_t)_mm_extract_epi64(board, 1), cell_mask);
+int64_t X86SimdTwoPieceHashGetNumPositionsFixedTurn(int num_x, int num_o) {
+    return X86SimdTwoPieceHashGetNumPositions(num_x, num_o) / 2;
+}
+
+/* The position's number without the turn. */
+static int64_t index_of(uint64_t x_pattern, uint64_t o_pattern) {
+    uint64_t x = _pext_u64(x_pattern, cell_mask);
+    uint64_t o = _pext_u64(o_pattern, cell_mask);
     uint64_t free_cells = ~x & ((((uint64_t)1) << cells) - 1);
     uint64_t o_rest = _pext_u64(o, free_cells);
     int nx = __builtin_popcountll(x), no = __builtin_popcountll(o_rest);
-    int64_t index = colex_rank(x) * binomial[cells - nx][no] + colex_rank(o_rest);
+    return colex_rank(x) * binomial[cells - nx][no] + colex_rank(o_rest);
+}
+
+Position X86SimdTwoPieceHashHash(__m128i board, int turn) {
+    int64_t index = index_of((uint64_t)_mm_cvtsi128_si64(board), (uint64_t)_mm_extract_epi64(board, 1));
     return index * 2 + (turn != 0);
 }
 
-void X86SimdTwoPieceHashUnhashMem(Position hash, int num_x, int num_o, uint64_t patterns[2]) {
-    int64_t index = hash >> 1;
+Position X86SimdTwoPieceHashHashMem(const uint64_t patterns[2], int turn) {
+    return index_of(patterns[0], patterns[1]) * 2 + (turn != 0);
+}
+
+Position X86SimdTwoPieceHashHashFixedTurn(__m128i board) {
+    return index_of((uint64_t)_mm_cvtsi128_si64(board), (uint64_t)_mm_extract_epi64(board, 1));
+}
+
+Position X86SimdTwoPieceHashHashFixedTurnMem(const uint64_t patterns[2]) {
+    return index_of(patterns[0], patterns[1]);
+}
+
+void X86SimdTwoPieceHashUnhashFixedTurnMem(Position index, int num_x, int num_o, uint64_t patterns[2]) {
     int64_t per_x = binomial[cells - num_x][num_o];
     uint64_t x = colex_unrank(index / per_x, num_x, cells);
     uint64_t o_rest = colex_unrank(index % per_x, num_o, cells - num_x);
     uint64_t o = _pdep_u64(o_rest, ~x & ((((uint64_t)1) << cells) - 1));
     patterns[0] = _pdep_u64(x, cell_mask);
     patterns[1] = _pdep_u64(o, cell_mask);
+}
+
+void X86SimdTwoPieceHashUnhashMem(Position hash, int num_x, int num_o, uint64_t patterns[2]) {
+    X86SimdTwoPieceHashUnhashFixedTurnMem(hash >> 1, num_x, num_o, patterns);
+}
+
+__m128i X86SimdTwoPieceHashUnhashFixedTurn(Position index, int num_x, int num_o) {
+    uint64_t p[2];
+    X86SimdTwoPieceHashUnhashFixedTurnMem(index, num_x, num_o, p);
+    return _mm_set_epi64x((long long)p[1], (long long)p[0]);
 }
 
 __m128i X86SimdTwoPieceHashUnhash(Position hash, int num_x, int num_o) {

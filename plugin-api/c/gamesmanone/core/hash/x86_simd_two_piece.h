@@ -18,11 +18,13 @@
 
 #include "one_api.h"
 
-/* Bytes the tables take for a rows x cols board. */
-intptr_t X86SimdTwoPieceHashGetMemoryRequired(int rows, int cols);
+/* (GamesmanOne's X86SimdTwoPieceHashGetMemoryRequired is left out: v1.3.0 and pull
+ * request 27 declare it differently, and no game calls it.) */
 /* Sets the board to rows x cols (each 1..8, at most 32 cells); kNoError or
  * kIllegalArgumentError / kMallocFailureError. */
 int X86SimdTwoPieceHashInit(int rows, int cols);
+/* Pull request 27: a board whose cells are the set bits of `board_mask` (Mills). */
+int X86SimdTwoPieceHashInitIrregular(uint64_t board_mask);
 void X86SimdTwoPieceHashFinalize(void);
 /* Positions with num_x X's and num_o O's, both turns. */
 int64_t X86SimdTwoPieceHashGetNumPositions(int num_x, int num_o);
@@ -30,6 +32,14 @@ int64_t X86SimdTwoPieceHashGetNumPositions(int num_x, int num_o);
 Position X86SimdTwoPieceHashHash(__m128i board, int turn);
 __m128i X86SimdTwoPieceHashUnhash(Position hash, int num_x, int num_o);
 void X86SimdTwoPieceHashUnhashMem(Position hash, int num_x, int num_o, uint64_t patterns[2]);
+/* Pull request 27: the same from patterns in memory, and hashes without the turn bit
+ * (for tiers where the turn is fixed). */
+Position X86SimdTwoPieceHashHashMem(const uint64_t patterns[2], int turn);
+int64_t X86SimdTwoPieceHashGetNumPositionsFixedTurn(int num_x, int num_o);
+Position X86SimdTwoPieceHashHashFixedTurn(__m128i board);
+Position X86SimdTwoPieceHashHashFixedTurnMem(const uint64_t patterns[2]);
+__m128i X86SimdTwoPieceHashUnhashFixedTurn(Position hash, int num_x, int num_o);
+void X86SimdTwoPieceHashUnhashFixedTurnMem(Position hash, int num_x, int num_o, uint64_t patterns[2]);
 
 static inline int X86SimdTwoPieceHashGetTurn(Position hash) { return (int)(hash & 1); }
 
@@ -68,6 +78,14 @@ static inline bool X86SimdTwoPieceHashBoardLessThan(__m128i a, __m128i b) {
     uint64_t ao = (uint64_t)_mm_extract_epi64(a, 1), bo = (uint64_t)_mm_extract_epi64(b, 1);
     if (ao != bo) return ao < bo;
     return (uint64_t)_mm_cvtsi128_si64(a) < (uint64_t)_mm_cvtsi128_si64(b);
+}
+
+/* Pull request 27: X's and O's exchanged. */
+static inline __m128i X86SimdTwoPieceHashSwapPieces(__m128i b) { return _mm_shuffle_epi32(b, 0x4E); }
+
+/* Pull request 27: the lesser of two boards in the order above. */
+static inline __m128i X86SimdTwoPieceHashMinBoard(__m128i a, __m128i b) {
+    return X86SimdTwoPieceHashBoardLessThan(a, b) ? a : b;
 }
 
 static inline bool cmplt_u128(__m128i a, __m128i b) { return X86SimdTwoPieceHashBoardLessThan(a, b); }
