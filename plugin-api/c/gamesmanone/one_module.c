@@ -6,7 +6,8 @@
  * What it maps:
  *   - variants: GamesmanOne's option grid, one variant per variant id (mixed radix,
  *     the first option most significant), named by the id as GamesmanOne's own
- *     command line names it ("6" for FSVP's size 10); the game's default first;
+ *     command line names it ("6" for FSVP's size 10; "0" for a game without
+ *     variants); the game's default first;
  *   - regular games (RegularSolverApi) are one tier, 0; tier games (TierSolverApi)
  *     give their tiers, children tiers plus the tier itself unless GetTierType says
  *     the tier is an immediate transition;
@@ -102,13 +103,17 @@ static int init_module(void) {
     const GameVariant *v = grid();
     int total = 1;
     for (int i = 0; i < option_count(v); ++i) total *= v->options[i].num_choices;
+    variants = calloc((size_t)total, sizeof *variants);
+    if (variants == NULL) return 0;
     if (v == NULL) {
+        /* GamesmanOne's id of a game without variants: 0. */
+        variants[0].name = "0";
+        variants[0].description = "the only variant";
+        variant_count = 1;
         initialized = 1;
         return 1;
     }
     default_variant = GameVariantToIndex(v);
-    variants = calloc((size_t)total, sizeof *variants);
-    if (variants == NULL) return 0;
     /* The default first, then the others in id order. */
     for (int k = 0, id = default_variant; k < total; ++k, id = (k <= default_variant ? k - 1 : k)) {
         char name[16];
@@ -153,7 +158,7 @@ static gamesman_game *new_game(const char *variant, gamesman_error *err) {
         char *end = NULL;
         errno = 0;
         long parsed = strtol(variant, &end, 10);
-        if (errno != 0 || end == variant || *end != '\0' || parsed < 0 || (uint32_t)parsed >= (variant_count ? variant_count : 1)) {
+        if (errno != 0 || end == variant || *end != '\0' || parsed < 0 || (uint32_t)parsed >= variant_count) {
             gamesman_fail(err, GAMESMAN_ERROR, "%s has no variant \"%s\"", game->name, variant);
             return NULL;
         }
@@ -166,7 +171,7 @@ static gamesman_game *new_game(const char *variant, gamesman_error *err) {
                       current.variant, game->name);
         return NULL;
     }
-    if (open_count == 0 && variant_count > 0 && set_variant(id, err) != GAMESMAN_OK) return NULL;
+    if (open_count == 0 && grid() != NULL && set_variant(id, err) != GAMESMAN_OK) return NULL;
     if (open_count == 0 && has_parents() && one_build_parent_map(err) != GAMESMAN_OK) return NULL;
     ++open_count;
     current.variant = id;
