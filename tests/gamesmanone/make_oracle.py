@@ -48,7 +48,7 @@ def run(binary, scratch, args):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run([binary, "--data-path=g"] + args, cwd=scratch, env=env,
                        capture_output=True, text=True, errors="replace",
-                       timeout=600)
+                       timeout=3600)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if r.returncode != 0:
