@@ -8,6 +8,7 @@
 pub mod browser;
 pub mod cbuild;
 pub mod classic_corpus;
+pub mod gamesmanone_corpus;
 pub mod hostile;
 pub mod module_cli;
 pub mod run;

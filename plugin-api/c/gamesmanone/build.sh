@@ -1,0 +1,64 @@
+#!/bin/sh
+# build.sh: builds one GamesmanOne game, unchanged, into a gamesman module.
+#
+#     plugin-api/c/gamesmanone/build.sh SRC GAME OUT.so
+#
+# SRC is a GamesmanOne `src/` directory (the one holding `games/`), GAME the name of
+# the game's folder under SRC/games/ (mttt, mtttier, fsvp, kaooa, quixo, ...), OUT.so
+# the library to write; then `host --plugin OUT.so ...` as for any module.
+#
+# What it does: reads the game's source files from the SOURCES list of its
+# CMakeLists.txt and its `Game` object's name from the `extern const Game kX;` line of
+# its headers, and compiles them with this layer (one_*.c, the core headers under
+# core/ first on the include path, then SRC for the game's own `games/...` includes)
+# against plugin-api/c/gamesman_plugin.h:
+#
+#     cc -O2 -std=gnu17 -shared -fPIC -I LAYER -I plugin-api/c -I SRC
+#        -DGAMESMANONE_GAME=kX [x86 flags] SOURCES LAYER/one_*.c -o OUT.so
+#
+# x86 flags: games that use x86 intrinsics (quixo, mills) get -msse4.1 -mbmi -mbmi2
+# -mpopcnt. Environment: CC (default cc), CFLAGS (added after the layer's),
+# GAMESMANONE_MAX_MOVES (the most moves a position may have, default 1024 as in
+# GamesmanOne v1.3.0; a game with at most 254 may say so for narrower solver
+# counters). Exit status: the compiler's, or 2 with a message for bad arguments.
+set -eu
+
+if [ "$#" -ne 3 ]; then
+    echo "usage: $0 SRC GAME OUT.so   (SRC: a GamesmanOne src/ directory; GAME: a folder of SRC/games/)" >&2
+    exit 2
+fi
+src=$1
+name=$2
+out=$3
+layer=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+api=$(dirname -- "$layer")
+dir=$src/games/$name
+if [ ! -f "$dir/CMakeLists.txt" ]; then
+    echo "$0: $dir/CMakeLists.txt not found: GAME must be a folder of SRC/games/ with its CMake list" >&2
+    exit 2
+fi
+
+# The SOURCES of the game's CMake list (`${CMAKE_CURRENT_SOURCE_DIR}/x.c`).
+sources=$(sed -n '/set(SOURCES/,/)/p' "$dir/CMakeLists.txt" |
+    grep -o '{CMAKE_CURRENT_SOURCE_DIR}/[A-Za-z0-9_./-]*\.c' |
+    sed "s|{CMAKE_CURRENT_SOURCE_DIR}|$dir|")
+if [ -z "$sources" ]; then
+    echo "$0: no SOURCES in $dir/CMakeLists.txt" >&2
+    exit 2
+fi
+object=$(cat "$dir"/*.h | grep -o 'extern const Game k[A-Za-z0-9_]*' | head -n 1 | sed 's/extern const Game //')
+if [ -z "$object" ]; then
+    echo "$0: no 'extern const Game kName;' in $dir/*.h" >&2
+    exit 2
+fi
+
+x86=""
+if cat $sources "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
+    x86="-msse4.1 -mbmi -mbmi2 -mpopcnt"
+fi
+
+# shellcheck disable=SC2086 # word splitting of the lists is intended
+exec ${CC:-cc} -O2 -std=gnu17 -shared -fPIC -fvisibility=default \
+    -I "$layer" -I "$api" -I "$src" \
+    -DGAMESMANONE_GAME="$object" -DGAMESMANONE_MAX_MOVES="${GAMESMANONE_MAX_MOVES:-1024}" \
+    $x86 ${CFLAGS:-} $sources "$layer"/one_*.c -o "$out"
