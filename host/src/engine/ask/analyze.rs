@@ -4,9 +4,14 @@
 //! tables for people, a serializable report for JSON.
 //!
 //! Games with symmetry store only canonical positions, so both counts are of
-//! canonical positions there, unless `every_position` weights each one by the size of
-//! its symmetry class (the module's `orbit_size`), which counts every position. Legal
-//! counts are also split by the player to move (`by_turn`). A partial database (`solve
+//! canonical positions there, unless `every_position` counts every position exactly:
+//! the legal ones of each tier's whole hash and the reachable ones of a forward search
+//! (`reach_every`), both by the classes of the module's `reach_canonical` (symmetries
+//! that keep the player to move and reachability), each weighed by its class's size
+//! and read from the record of its canonical form. Weighing a canonical position by its
+//! whole orbit (`orbit_size`) counted unreachable colour-swapped images and put them
+//! under the wrong player to move. Counts are also split by the player to move
+//! (`by_turn`), each position under its own. A partial database (`solve
 //! --endgame`, `--tier`) is counted over the tiers it holds; the forward search from
 //! the initial position runs only when the initial tier is stored. A reachable-only database (`solve --reachable`) holds
 //! reachable positions alone: its "legal" counts are of the positions it holds, which
@@ -100,8 +105,8 @@ pub struct Counts {
     pub total: u64,
     /// By value.
     pub by_value: ValueCounts,
-    /// By the player to move: index 0 for the first player, 1 for the second (only
-    /// for the legal positions of a full database; empty otherwise).
+    /// By the player to move: index 0 for the first player, 1 for the second, each
+    /// position under its own (empty for turn-free games).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_turn: Vec<TurnCounts>,
     /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
@@ -358,83 +363,120 @@ fn add_counts(total: &mut Counts, c: &Counts) {
     }
 }
 
-/// Counts the solved records of a tier (with `unsolved`, every record), each once.
-fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
-    (0..records.len() as u64)
-        .into_par_iter()
-        .fold(Tally::default, |mut t, i| {
-            let r = records.get(i);
-            if unsolved || r.is_solved() {
-                t.add(r.value, r.remoteness, r.winby, i, 1, None);
-            }
-            t
-        })
-        .reduce(Tally::default, Tally::merge)
-}
-
 /// How each counted position of a tier of a full database is weighed and split.
 #[derive(Clone, Copy)]
 struct Weigh<'a> {
     game: &'a GameHandle,
     tier: Tier,
-    /// Weight by orbit size (`--every-position`).
+    /// `--every-position`: positions are the representatives of `reach_canonical`'s
+    /// classes (every member with the same player to move), each weighed by its
+    /// class's size and read from the record of its canonical form; otherwise the
+    /// stored canonical positions, once each.
     orbits: bool,
     /// Split by the player to move (not for turn-free positions, whose turn is not
     /// part of the position).
     turns: bool,
 }
 
+/// What one counted position stands for.
+struct Weighed {
+    /// How many positions.
+    weight: u64,
+    /// Their player to move (none for turn-free positions).
+    turn: Option<u8>,
+    /// The index of the record that holds their value.
+    record: u64,
+}
+
 impl Weigh<'_> {
-    /// The weight and player to move of position `i` of the tier (no player for
-    /// turn-free positions).
-    fn of(&self, i: u64) -> Result<(u64, Option<u8>), ModuleError> {
+    /// What position `i` of the tier stands for.
+    fn of(&self, i: u64) -> Result<Weighed, ModuleError> {
         let p = TierPosition::new(self.tier, i);
-        let w = if self.orbits {
-            self.game.orbit_size(p)?
+        let (weight, record) = if self.orbits {
+            (
+                self.game.reach_orbit_size(p)?,
+                self.game.canonical(p)?.position,
+            )
         } else {
-            1
+            (1, i)
         };
         let turn = if self.turns {
             Some(self.game.turn(p)?.0)
         } else {
             None
         };
-        Ok((w, turn))
+        Ok(Weighed {
+            weight,
+            turn,
+            record,
+        })
     }
 }
 
 /// Counts the solved records of a tier of a full database, split by the player to
-/// move and weighed as `weigh` says.
-fn legal_tally(records: &TierRecords, weigh: Weigh<'_>) -> Result<Tally, ModuleError> {
-    (0..records.len() as u64)
+/// move. With `--every-position`, every legal position of the tier's whole hash is
+/// counted under its own player to move (a symmetry may swap it), by class.
+fn legal_tally(
+    records: &TierRecords,
+    size: u64,
+    weigh: Weigh<'_>,
+) -> Result<Tally, AnalyzeError> {
+    let range = if weigh.orbits {
+        size
+    } else {
+        records.len() as u64
+    };
+    (0..range)
         .into_par_iter()
         .try_fold(Tally::default, |mut t, i| {
-            let r = records.get(i);
+            if weigh.orbits {
+                let p = TierPosition::new(weigh.tier, i);
+                if !weigh.game.is_legal(p)? || weigh.game.reach_canonical(p)? != p {
+                    return Ok(t);
+                }
+            }
+            let w = weigh.of(i)?;
+            let r = record_at(records, w.record, weigh.tier)?;
             if r.is_solved() {
-                let (w, turn) = weigh.of(i)?;
-                t.add(r.value, r.remoteness, r.winby, i, w, turn);
+                t.add(r.value, r.remoteness, r.winby, i, w.weight, w.turn);
             }
             Ok(t)
         })
         .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
 }
 
+/// Record `i` of a stored tier, or the error that the module's canonical form lies
+/// past what is stored.
+fn record_at(
+    records: &TierRecords,
+    i: u64,
+    tier: Tier,
+) -> Result<crate::engine::record::Record, AnalyzeError> {
+    if i >= records.len() as u64 {
+        return Err(AnalyzeError::Db(DbError::OutOfRange(
+            TierPosition::new(tier, i),
+            records.len() as u64,
+        )));
+    }
+    Ok(records.get(i))
+}
+
 fn reachable_tally(
     records: Option<&TierRecords>,
     reached: &Marks,
     weigh: Weigh<'_>,
-) -> Result<Tally, ModuleError> {
+) -> Result<Tally, AnalyzeError> {
     let members: Vec<u64> = reached.iter().collect();
     members
         .par_iter()
         .try_fold(Tally::default, |mut t, &i| {
-            let w = if weigh.orbits { weigh.of(i)?.0 } else { 1 };
+            let w = weigh.of(i)?;
             match records {
                 Some(recs) => {
-                    let r = recs.get(i);
-                    t.add(r.value, r.remoteness, r.winby, i, w, None);
+                    let r = record_at(recs, w.record, weigh.tier)?;
+                    t.add(r.value, r.remoteness, r.winby, i, w.weight, w.turn);
                 }
-                None => t.add(Value::UNDECIDED, 0, None, i, w, None),
+                None => t.add(Value::UNDECIDED, 0, None, i, w.weight, w.turn),
             }
             Ok(t)
         })
@@ -466,22 +508,26 @@ fn deeper(
 /// The tallies of a stored reachable-only tier: its solved positions, and all of them
 /// (every one is reachable), with examples as real position indices.
 fn held_tallies(t: &ReachableTier, weigh: Weigh<'_>) -> Result<(Tally, Tally), ModuleError> {
-    // The legal tally is split by the player to move, as a full database's is.
-    let legal = (0..t.records.len() as u64)
+    // Both split by the player to move, as a full database's are.
+    (0..t.records.len() as u64)
         .into_par_iter()
-        .try_fold(Tally::default, |mut tally, k| {
-            let r = t.records.get(k);
-            if r.is_solved() {
+        .try_fold(
+            || (Tally::default(), Tally::default()),
+            |(mut legal, mut reachable), k| {
+                let r = t.records.get(k);
                 let i = t.marks.select(k);
-                let (_, turn) = weigh.of(i)?;
-                tally.add(r.value, r.remoteness, r.winby, i, 1, turn);
-            }
-            Ok(tally)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
-    let mut reachable = records_tally(&t.records, true);
-    reachable.deepest = reachable.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
-    Ok((legal, reachable))
+                let turn = weigh.of(i)?.turn;
+                if r.is_solved() {
+                    legal.add(r.value, r.remoteness, r.winby, i, 1, turn);
+                }
+                reachable.add(r.value, r.remoteness, r.winby, i, 1, turn);
+                Ok((legal, reachable))
+            },
+        )
+        .try_reduce(
+            || (Tally::default(), Tally::default()),
+            |a, b| Ok((a.0.merge(b.0), a.1.merge(b.1))),
+        )
 }
 
 /// What `analyze_with` counts.
@@ -515,6 +561,10 @@ pub fn analyze_with(
     let start_solved = stored.contains(&game.initial_position()?.tier);
     let reached = if (reachable_only && complete) || !start_solved {
         None
+    } else if orbits {
+        // Exact: classes that keep reachability and the player to move, not whole
+        // orbits (a colour swap's image of a reachable position may not be).
+        Some(crate::engine::reach_every::search(game, &graph)?)
     } else {
         Some(reach::search(game, &graph, &|_, _| {})?)
     };
@@ -559,7 +609,7 @@ pub fn analyze_with(
                 Some(all) => reachable_tally(Some(&records), all, weigh)?,
                 None => Tally::default(),
             };
-            (legal_tally(&records, weigh)?, reach_t)
+            (legal_tally(&records, node.size, weigh)?, reach_t)
         };
         let t = TierCounts {
             tier: node.tier.0,
