@@ -80,7 +80,11 @@ impl Plain {
 fn open(module: &str, variant: &str) -> GameHandle {
     let host = PathBuf::from(env!("CARGO_BIN_EXE_host"));
     let path = host.parent().unwrap().join(format!("lib{module}.so"));
-    assert!(path.exists(), "{} is missing: build the workspace first", path.display());
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace first",
+        path.display()
+    );
     let m = loader::load(path.to_str().unwrap()).unwrap();
     m.open(Some(variant)).unwrap()
 }
@@ -144,8 +148,16 @@ fn agrees(module: &str, variant: &str) -> Plain {
     .unwrap();
     assert!(!a.canonical_only);
     let (reached, legal) = exhaustive(&game, db.as_ref());
-    assert_eq!(Plain::of(&a.reachable.counts), reached, "{module} {variant} reachable");
-    assert_eq!(Plain::of(&a.legal.counts), legal, "{module} {variant} legal");
+    assert_eq!(
+        Plain::of(&a.reachable.counts),
+        reached,
+        "{module} {variant} reachable"
+    );
+    assert_eq!(
+        Plain::of(&a.legal.counts),
+        legal,
+        "{module} {variant} legal"
+    );
     // Per tier too.
     let per_tier: u64 = a.tiers.iter().map(|t| t.reachable.total).sum();
     assert_eq!(per_tier, reached.total, "{module} {variant}");
@@ -222,6 +234,9 @@ fn quixo_3x3_matches_gamesmanone() {
         .collect();
     let ours = agrees("quixo", "3x3");
     for n in [ours.total, ours.by_value[0], ours.by_value[1]] {
-        assert!(numbers.contains(&n), "{n} is not in GamesmanOne's analysis:\n{text}");
+        assert!(
+            numbers.contains(&n),
+            "{n} is not in GamesmanOne's analysis:\n{text}"
+        );
     }
 }

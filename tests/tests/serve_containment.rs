@@ -293,19 +293,24 @@ fn db_listings_answer_503_once_stuck_calls_hold_the_threads() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    assert!(
-        statuses.iter().all(|s| *s == Some(503)),
-        "{statuses:?}"
-    );
+    assert!(statuses.iter().all(|s| *s == Some(503)), "{statuses:?}");
     for p in [listing.clone(), format!("/db/{DIR}/tier_0.gz")] {
         let started = Instant::now();
         let status = status_within(addr, &p, Duration::from_secs(8));
         assert_eq!(status, Some(503), "GET {p} after {:?}", started.elapsed());
-        assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
     }
     // The API's work is refused the same way.
     assert_eq!(
-        status_within(addr, "/api/mtttier/regular/positions/", Duration::from_secs(8)),
+        status_within(
+            addr,
+            "/api/mtttier/regular/positions/",
+            Duration::from_secs(8)
+        ),
         Some(503)
     );
 }

@@ -136,7 +136,8 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
     );
     assert!(
         r.stderr.contains("comes from the server itself")
-            && r.stderr.contains("Get the publisher's key from the publisher by another channel"),
+            && r.stderr
+                .contains("Get the publisher's key from the publisher by another channel"),
         "{}",
         r.describe()
     );
@@ -417,7 +418,10 @@ fn a_silent_server_costs_one_deadline() {
         let r = query(&server.url(), &args);
         let took = started.elapsed();
         let e = failure(&r, 4);
-        assert!(e.contains("deadline of 4 s") || e.contains("timed out"), "{e}");
+        assert!(
+            e.contains("deadline of 4 s") || e.contains("timed out"),
+            "{e}"
+        );
         // One deadline (4 s) and the process's own start, never two (8 s).
         assert!(took < Duration::from_millis(6500), "{took:?}: {e}");
         assert!(took >= Duration::from_secs(4), "{took:?}: {e}");
@@ -465,15 +469,26 @@ fn verify_fetch_cleans_a_cache_poisoned_by_a_plain_run() {
             )),
             "{d}"
         );
-        assert!(r.stderr.contains("dropped from the cache and fetched again"), "{d}");
-        assert!(!r.stderr.contains("fails the module's check, so nothing"), "{d}");
+        assert!(
+            r.stderr
+                .contains("dropped from the cache and fetched again"),
+            "{d}"
+        );
+        assert!(
+            !r.stderr.contains("fails the module's check, so nothing"),
+            "{d}"
+        );
         assert_eq!(tier_files(&dir.path().join(DIR)), 10, "{d}");
         // The truth from the cache alone, with or without the check.
         for extra in [&[][..], &["--verify-fetch"][..]] {
             let mut args = vec!["--cache", res.as_str()];
             args.extend_from_slice(extra);
             let r = query(dead, &args);
-            assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+            assert!(
+                r.stdout.contains("Player 2 to move: tie in 8"),
+                "{}",
+                r.describe()
+            );
         }
         // A second check has nothing left to do: every cached tier passed.
         let r = query(&good_url, &["--cache", res, "--verify-fetch"]);
@@ -509,7 +524,14 @@ fn verify_fetch_cleans_a_cache_poisoned_by_a_plain_run() {
     let d = r.describe();
     r.assert_success();
     assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{d}");
-    assert!(r.stderr.contains("does not match the signed manifest"), "{d}");
+    assert!(
+        r.stderr.contains("does not match the signed manifest"),
+        "{d}"
+    );
     let r = query(dead, &["--cache", &sres]);
-    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{}", r.describe());
+    assert!(
+        r.stdout.contains("Player 2 to move: tie in 8"),
+        "{}",
+        r.describe()
+    );
 }

@@ -106,7 +106,7 @@ pub fn prepare(game: &GameHandle, resource: &str, cache: Option<&str>) -> anyhow
     let wanted = match remote.stored_tiers() {
         Ok(w) => Some(w),
         // The server is gone: what the cache holds is checked alone.
-        Err(e) if cached.stored_tiers()?.iter().next().is_some() => {
+        Err(e) if !cached.stored_tiers()?.is_empty() => {
             log::warn!("--verify-fetch: {e}: checking the cached tiers alone");
             None
         }
@@ -209,7 +209,8 @@ impl Staging<'_> {
                 for t in unchecked {
                     fs::remove_file(plain.tier_path(*t))?;
                 }
-                let staged = FileDb::open_http(self.base, self.key.clone(), Some(self.root.into()))?;
+                let staged =
+                    FileDb::open_http(self.base, self.key.clone(), Some(self.root.into()))?;
                 for t in unchecked {
                     if let Err(e) = staged.has_tier(*t) {
                         return Err(self.drop_unchecked(unchecked, &e));
@@ -236,11 +237,7 @@ impl Staging<'_> {
         for t in missing.iter().chain(&replaced) {
             fs::rename(plain.tier_path(*t), self.cached.tier_path(*t))?;
         }
-        let all: Vec<Tier> = missing
-            .iter()
-            .chain(unchecked)
-            .copied()
-            .collect();
+        let all: Vec<Tier> = missing.iter().chain(unchecked).copied().collect();
         write_verified(self.cached.dir(), &all)
     }
 
@@ -279,11 +276,18 @@ mod tests {
     fn the_list_of_checked_tiers_reads_what_it_wrote() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("tier_3.gz"), b"three").unwrap();
-        fs::write(dir.path().join(VERIFIED_NAME), "zz tier_9.gz\nnonsense\nab ../x\n").unwrap();
+        fs::write(
+            dir.path().join(VERIFIED_NAME),
+            "zz tier_9.gz\nnonsense\nab ../x\n",
+        )
+        .unwrap();
         write_verified(dir.path(), &[Tier(3)]).unwrap();
         let list = read_verified(dir.path());
         assert_eq!(list.len(), 2, "{list:?}");
         assert_eq!(list["tier_9.gz"], "zz");
-        assert_eq!(list["tier_3.gz"], sha256(&dir.path().join("tier_3.gz")).unwrap());
+        assert_eq!(
+            list["tier_3.gz"],
+            sha256(&dir.path().join("tier_3.gz")).unwrap()
+        );
     }
 }

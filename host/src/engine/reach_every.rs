@@ -71,8 +71,7 @@ pub fn search(game: &GameHandle, graph: &TierGraph) -> Result<Reachable, ReachEr
                         }
                         for m in game.moves(p)? {
                             let child = game.reach_canonical(game.do_move(p, m)?)?;
-                            let Some(&(_, bits)) = kids.iter().find(|k| k.0 == child.tier)
-                            else {
+                            let Some(&(_, bits)) = kids.iter().find(|k| k.0 == child.tier) else {
                                 return Err(if graph.contains(child.tier) {
                                     ReachError::UndeclaredTier(child, node.tier)
                                 } else {

@@ -13,14 +13,14 @@
 //!
 //! This file serves bytes; it must not open the databases or write anything.
 
+use super::api::{blocking, saturated};
+use super::error::{ApiError, ApiResult};
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use super::api::{blocking, saturated};
-use super::error::{ApiError, ApiResult};
 use std::path::PathBuf;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
@@ -54,8 +54,7 @@ async fn file(
             let (dir_path, file_path) = (root.join(dir), root.join(dir).join(name));
             // On a blocking thread within the call deadline: once stuck module calls
             // hold every blocking thread, this answers 503 instead of waiting.
-            match blocking(move || Ok(is_real(&dir_path, true) && is_real(&file_path, false)))
-                .await
+            match blocking(move || Ok(is_real(&dir_path, true) && is_real(&file_path, false))).await
             {
                 Ok(real) => real,
                 Err(e) => return e.into_response(),
@@ -155,10 +154,9 @@ async fn index(root: &std::path::Path, dir: &str) -> Response {
     let path = root.join(dir);
     // Through `blocking`, as the API's work: a listing used to wait without end for a
     // blocking thread once stuck module calls held them all.
-    let names = blocking(move || -> ApiResult<std::io::Result<Vec<String>>> {
-        Ok(list_tier_files(&path))
-    })
-    .await;
+    let names =
+        blocking(move || -> ApiResult<std::io::Result<Vec<String>>> { Ok(list_tier_files(&path)) })
+            .await;
     match names {
         Err(e) => e.into_response(),
         Ok(Ok(names)) => {

@@ -524,7 +524,6 @@ impl FileDb {
         Ok(Arc::new(r.read_all()?))
     }
 
-
     /// `verify_reachable_tier` without a deadline of its own.
     fn verify_reachable_here(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
         let Some((path, source)) = self.source(meta.tier)? else {
