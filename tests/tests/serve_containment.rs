@@ -281,6 +281,7 @@ fn db_listings_answer_503_once_stuck_calls_hold_the_threads() {
     let variants = server.get("/api/pile/").json();
     let v = variants["variants"][0]["id"]
         .as_str()
+        .or_else(|| variants["variants"][0]["variantId"].as_str())
         .unwrap_or("default")
         .to_string();
     // More stuck calls at once than the runtime has blocking threads (64): every one

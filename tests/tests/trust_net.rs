@@ -493,7 +493,11 @@ fn verify_fetch_cleans_a_cache_poisoned_by_a_plain_run() {
         // A second check has nothing left to do: every cached tier passed.
         let r = query(&good_url, &["--cache", res, "--verify-fetch"]);
         r.assert_success();
-        assert!(!r.stderr.contains("checking"), "{}", r.describe());
+        assert!(
+            !r.stderr.contains("--verify-fetch: checking"),
+            "{}",
+            r.describe()
+        );
     }
 
     // The server itself forging is still the server's fault, and nothing is kept.
