@@ -492,12 +492,6 @@ mod tests {
             parse(&["query", "--fetch-deadline", "7"]).fetch_deadline,
             7.0
         );
-        // Keys given on both sides are all trusted.
-        let both = parse(&["--trust", "a", "query", "--trust", "b"]).trust;
-        assert!(
-            both.contains(&"a".to_string()) && both.contains(&"b".to_string()),
-            "{both:?}"
-        );
         // --verify-fetch without --cache anywhere is still refused, naming --cache.
         let e = parse(&["query", "--verify-fetch"])
             .check_globals()
