@@ -22,6 +22,7 @@ use std::process::ExitCode;
 
 /// The trusted keys, `--verify-fetch` and `--fetch-deadline`, for every fetch.
 fn configure_fetching(cli: &Cli) -> anyhow::Result<()> {
+    cli.check_globals().map_err(CliError::Usage)?;
     if !(cli.fetch_deadline.is_finite() && cli.fetch_deadline > 0.0) {
         return Err(CliError::Usage(format!(
             "--fetch-deadline {} is not a number of seconds above 0",
@@ -36,7 +37,7 @@ fn configure_fetching(cli: &Cli) -> anyhow::Result<()> {
         trusted,
         deadline: std::time::Duration::from_secs_f64(cli.fetch_deadline.min(1e9)),
     });
-    cli::trust::set_verify_fetch(cli.verify_fetch);
+    cli::verify_fetch::set_verify_fetch(cli.verify_fetch);
     cli::trust::set_trust_flags(!cli.trust.is_empty());
     Ok(())
 }
@@ -318,9 +319,9 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         // Help and version are not errors; a usage error is JSON when --json is asked.
         Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or_default();
-            let message = first.trim_start_matches("error: ").to_string();
+            // The whole message: its first line alone dropped which argument is
+            // missing or unknown.
+            let message = gamesman_host::cli::args::usage_message(&e.render().to_string());
             return exit::report(&cli::CliError::Usage(message).into(), true);
         }
         Err(e) => e.exit(),

@@ -381,6 +381,23 @@ pub trait FfiGame: Send + Sync {
     fn turn_free(&self) -> bool {
         false
     }
+
+    // ---- appended in plugin-api 0.1.7: exact counts of every position (issue 40) ----
+
+    /// The canonical form of `p` under the symmetries that keep the player to move
+    /// and reachability from the initial position (`Game::reach_canonical`). Default
+    /// (modules before 0.1.7): `p` itself, and the host counts every position by a
+    /// forward search without symmetry.
+    fn reach_canonical(&self, p: TierPosition) -> CallResult<TierPosition> {
+        RResult::ROk(p)
+    }
+
+    /// The size of `p`'s class under those symmetries (`Game::reach_orbit_size`).
+    /// Default (modules before 0.1.7): 1.
+    fn reach_orbit_size(&self, p: TierPosition) -> CallResult<u64> {
+        let _ = p;
+        RResult::ROk(1)
+    }
 }
 
 /// The game object as the host holds it.

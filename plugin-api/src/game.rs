@@ -363,6 +363,26 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The canonical form of `p`, in its tier, under the symmetries that keep both
+    /// the player to move and reachability from the initial position (plugin-api
+    /// 0.1.7): those that map the initial position to itself and moves to moves, such
+    /// as a square board's rotations and reflections when the game starts on an empty
+    /// board. Not a colour swap that also swaps the player to move: when one player
+    /// moves first, the swapped image of a reachable position is often unreachable.
+    /// `analyze --every-position` searches forward over these classes and weights
+    /// each by `reach_orbit_size`, so its counts of reachable positions are exact.
+    /// Only called when `has_symmetry`. Default: `p` itself (no such symmetry), and
+    /// the host searches every position, which is exact but slower.
+    fn reach_canonical(&self, p: TierPosition) -> TierPosition {
+        p
+    }
+
+    /// The size of the class of `p` under the symmetries of `reach_canonical`
+    /// (plugin-api 0.1.7). Default: 1.
+    fn reach_orbit_size(&self, _p: TierPosition) -> u64 {
+        1
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

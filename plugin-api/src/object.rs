@@ -102,6 +102,14 @@ pub trait GameObject: Send + Sync + 'static {
     fn scan_position(&self, _p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
         Ok(None)
     }
+    /// `Game::reach_canonical`. Default: `p` itself.
+    fn reach_canonical(&self, p: TierPosition) -> ObjectResult<TierPosition> {
+        Ok(p)
+    }
+    /// `Game::reach_orbit_size`. Default: 1.
+    fn reach_orbit_size(&self, _p: TierPosition) -> ObjectResult<u64> {
+        Ok(1)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -294,6 +302,12 @@ impl<G: Game> GameObject for G {
     }
     fn turn_free(&self) -> bool {
         Game::turn_free(self)
+    }
+    fn reach_canonical(&self, p: TierPosition) -> ObjectResult<TierPosition> {
+        Ok(Game::reach_canonical(self, p))
+    }
+    fn reach_orbit_size(&self, p: TierPosition) -> ObjectResult<u64> {
+        Ok(Game::reach_orbit_size(self, p))
     }
     #[inline]
     fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {

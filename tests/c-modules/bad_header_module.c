@@ -16,6 +16,8 @@
  *   -DBAD_HUGE_TEXT        board_to_text says its text is 2^50 bytes long
  *   -DBAD_TURN7            turn returns 7 (players are 1 and 2)
  *   -DBAD_SLOW             do_move takes 3 seconds
+ *   -DBAD_HANG             do_move does not return for 10 minutes (a stuck call; the
+ *                          test that loads it kills the process)
  *
  * The game: a pile of 7 tokens; a move takes 1 or 2; who cannot move loses (the
  * first player wins: 7 is not a multiple of 3). A position is 2 * tokens + (turn - 1).
@@ -83,6 +85,9 @@ static int do_move(gamesman_game *g, gamesman_position p, uint64_t move, gamesma
 #endif
 #ifdef BAD_SLOW
     sleep(3);
+#endif
+#ifdef BAD_HANG
+    sleep(600);
 #endif
 #ifdef BAD_ERROR
     return gamesman_fail(err, GAMESMAN_ERROR, "the pile of %llu tokens fell over", (unsigned long long)(p.index / 2));

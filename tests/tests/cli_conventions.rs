@@ -368,3 +368,61 @@ fn analyze_text_uses_thousands_separators() {
         r.stdout
     );
 }
+
+/// Options given before the command mean what they mean after it (`--cache` before
+/// `query ... --verify-fetch` was said to be missing), and a JSON usage error carries
+/// clap's whole message, naming what is missing.
+#[test]
+fn global_options_and_whole_usage_errors() {
+    let cache = tempfile::tempdir().unwrap();
+    let cres = format!("file:{}", cache.path().display());
+    for args in [
+        vec![
+            "--plugin",
+            "mtttier",
+            "--cache",
+            &cres,
+            "query",
+            "--db",
+            "http://127.0.0.1:9/db",
+            "--verify-fetch",
+            "X--------",
+        ],
+        vec![
+            "--plugin",
+            "mtttier",
+            "query",
+            "--db",
+            "http://127.0.0.1:9/db",
+            "--cache",
+            &cres,
+            "--verify-fetch",
+            "X--------",
+        ],
+    ] {
+        let r = host(&args);
+        assert!(!r.stderr.contains("were not provided"), "{}", r.describe());
+        // Nothing answers there: a database error, not a usage error.
+        r.assert_failure_code(4);
+    }
+    // --verify-fetch without --cache anywhere is still a usage error naming --cache.
+    let r = host(&[
+        "--plugin",
+        "mtttier",
+        "query",
+        "--db",
+        "http://127.0.0.1:9/db",
+        "--verify-fetch",
+        "--json",
+    ]);
+    let e = r.assert_json_failure("usage", 2);
+    assert!(e.contains("--verify-fetch needs --cache"), "{e}");
+    // A missing required argument is named in the JSON error.
+    let r = host(&["--plugin", "mtttier", "export", "--json"]);
+    let e = r.assert_json_failure("usage", 2);
+    assert!(
+        e.contains("the following required arguments were not provided"),
+        "{e}"
+    );
+    assert!(e.contains("--out <FILE>"), "{e}");
+}

@@ -248,3 +248,70 @@ fn one_bad_module_call_fails_its_request_and_the_server_stays_up() {
         assert!(server.is_running());
     }
 }
+
+/// `GET` with a short timeout of its own: the status, or `None` when no answer came.
+fn status_within(addr: std::net::SocketAddr, path: &str, limit: Duration) -> Option<u16> {
+    let mut s = TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(limit)).unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).ok()?;
+    let mut data = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut s, &mut data);
+    let head = String::from_utf8_lossy(&data);
+    head.split(' ').nth(1)?.parse().ok()
+}
+
+/// Once stuck module calls hold every blocking thread, the `/db/` listing and files
+/// answer 503 as the API does (the listing used to wait for a thread without end).
+#[test]
+fn db_listings_answer_503_once_stuck_calls_hold_the_threads() {
+    let db = solved(&host_binary(), &[("mtttier", "regular")]);
+    let hang = build_header_module(
+        "tests/c-modules/bad_header_module.c",
+        "serve_hang",
+        &["-DBAD_HANG"],
+    );
+    let server = Server::start_with(
+        &host_binary(),
+        &[hang.to_str().unwrap(), "mtttier"],
+        &["--db", &resource(&db), "--call-deadline", "1"],
+    );
+    let listing = format!("/db/{DIR}/");
+    assert_eq!(server.get(&listing).status, 200);
+    let variants = server.get("/api/pile/").json();
+    let v = variants["variants"][0]["id"]
+        .as_str()
+        .or_else(|| variants["variants"][0]["variantId"].as_str())
+        .unwrap_or("default")
+        .to_string();
+    // More stuck calls at once than the runtime has blocking threads (64): every one
+    // passes the check before any has overrun, so all the threads are held.
+    let addr = server.addr;
+    let path = format!("/api/pile/{v}/positions/");
+    let statuses: Vec<Option<u16>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..80)
+            .map(|_| s.spawn(|| status_within(addr, &path, Duration::from_secs(20))))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(statuses.iter().all(|s| *s == Some(503)), "{statuses:?}");
+    for p in [listing.clone(), format!("/db/{DIR}/tier_0.gz")] {
+        let started = Instant::now();
+        let status = status_within(addr, &p, Duration::from_secs(8));
+        assert_eq!(status, Some(503), "GET {p} after {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    // The API's work is refused the same way.
+    assert_eq!(
+        status_within(
+            addr,
+            "/api/mtttier/regular/positions/",
+            Duration::from_secs(8)
+        ),
+        Some(503)
+    );
+}

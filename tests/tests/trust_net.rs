@@ -127,8 +127,17 @@ fn a_forged_tier_is_refused_when_signed_and_caught_when_verifying() {
         "{}",
         r.describe()
     );
+    // The key the server's own manifest names is never recommended (a forger signs
+    // with their own): the advice is to get the key from the publisher.
     assert!(
-        r.stderr.contains(&format!("--trust {public}")),
+        !r.stderr.contains(&format!("--trust {public}")),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        r.stderr.contains("comes from the server itself")
+            && r.stderr
+                .contains("Get the publisher's key from the publisher by another channel"),
         "{}",
         r.describe()
     );
@@ -358,4 +367,175 @@ fn redirects_stay_on_the_server_and_bad_answers_end_in_time() {
         assert!(took < Duration::from_secs(12), "{took:?}: {e}");
         server.clear();
     }
+}
+
+/// A forger's manifest, signed with the forger's own key, must not get the forger's
+/// key recommended: the warning says to get the key from the publisher.
+#[test]
+fn the_unsigned_warning_never_recommends_the_servers_own_key() {
+    let real = solved(&host_binary(), &[("mtttier", "regular")]);
+    let forged = tempfile::tempdir().unwrap();
+    let root = forged.path().join("db");
+    copy_dir(&real.path().join(DIR), &root.join(DIR));
+    forge_tier_8(&root);
+    let keys = tempfile::tempdir().unwrap();
+    let (forger_key, forger_public) = keygen(keys.path());
+    let forged_res = format!("file:{}", root.display());
+    host(&["db", "sign", "--key", &forger_key, "--db", &forged_res]).assert_success();
+    let server = Hostile::start(forged.path().to_path_buf());
+    let r = query(&format!("{}/db", server.url()), &[]);
+    r.assert_success();
+    let e = &r.stderr;
+    assert!(!e.contains(&format!("--trust {forger_public}")), "{e}");
+    assert!(e.contains("that key comes from the server itself"), "{e}");
+    assert!(e.contains("from the publisher by another channel"), "{e}");
+    // Trusting another key: the refusal does not recommend the forger's key either.
+    let (_, honest) = keygen(tempfile::tempdir().unwrap().path());
+    let e = failure(
+        &query(&format!("{}/db", server.url()), &["--trust", &honest]),
+        4,
+    );
+    assert!(e.contains("which is not trusted here"), "{e}");
+    assert!(!e.contains(&format!("--trust {forger_public}")), "{e}");
+    assert!(e.contains("by another channel"), "{e}");
+}
+
+/// A silent server costs one `--fetch-deadline`, the manifest included (the manifest,
+/// fetched for a warning only, had a deadline of its own: two in all).
+#[test]
+fn a_silent_server_costs_one_deadline() {
+    let real = solved(&host_binary(), &[("mtttier", "regular")]);
+    let server = Hostile::start(real.path().to_path_buf());
+    server.trick("/", Trick::Silent);
+    for extra in [&[][..], &["--cache"][..]] {
+        let cache = tempfile::tempdir().unwrap();
+        let cres = format!("file:{}", cache.path().display());
+        let mut args = vec!["--fetch-deadline", "4"];
+        if !extra.is_empty() {
+            args.extend_from_slice(&["--cache", &cres]);
+        }
+        let started = Instant::now();
+        let r = query(&server.url(), &args);
+        let took = started.elapsed();
+        let e = failure(&r, 4);
+        assert!(
+            e.contains("deadline of 4 s") || e.contains("timed out"),
+            "{e}"
+        );
+        // One deadline (4 s) and the process's own start, never two (8 s).
+        assert!(took < Duration::from_millis(6500), "{took:?}: {e}");
+        assert!(took >= Duration::from_secs(4), "{took:?}: {e}");
+    }
+}
+
+/// A cache poisoned by an earlier run without `--verify-fetch` (a plain query against
+/// a forger keeps what it fetched): `--verify-fetch` against the genuine server names
+/// the cached tier, drops it and fetches it again, blaming the cache and not the
+/// server, and plain queries afterwards answer the truth, even with the server gone.
+#[test]
+fn verify_fetch_cleans_a_cache_poisoned_by_a_plain_run() {
+    let real = solved(&host_binary(), &[("mtttier", "regular")]);
+    let forged = tempfile::tempdir().unwrap();
+    let root = forged.path().join("db");
+    copy_dir(&real.path().join(DIR), &root.join(DIR));
+    forge_tier_8(&root);
+    let bad = Hostile::start(forged.path().to_path_buf());
+    let good = Hostile::start(real.path().to_path_buf());
+    let (bad_url, good_url) = (format!("{}/db", bad.url()), good.url());
+    let dead = "http://127.0.0.1:9/db";
+
+    // Part of the cache filled from the forger, then the whole of it.
+    let partial = tempfile::tempdir().unwrap();
+    let pres = format!("file:{}", partial.path().display());
+    let r = query(&bad_url, &["--cache", &pres]);
+    r.assert_success();
+    assert!(r.stdout.contains("win in 1"), "{}", r.describe());
+    assert!(tier_files(&partial.path().join(DIR)) < 10);
+    let whole = tempfile::tempdir().unwrap();
+    let wres = format!("file:{}", whole.path().display());
+    copy_dir(&root.join(DIR), &whole.path().join(DIR));
+    std::fs::remove_file(whole.path().join(DIR).join("tiers.manifest")).ok();
+
+    for (dir, res) in [(&partial, &pres), (&whole, &wres)] {
+        let poisoned = dir.path().join(DIR).join("tier_8.gz");
+        let r = query(&good_url, &["--cache", res, "--verify-fetch"]);
+        let d = r.describe();
+        r.assert_success();
+        assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{d}");
+        assert!(
+            r.stderr.contains(&format!(
+                "tier file {} in the cache was kept by a run without --verify-fetch and fails the module's check",
+                poisoned.display()
+            )),
+            "{d}"
+        );
+        assert!(
+            r.stderr
+                .contains("dropped from the cache and fetched again"),
+            "{d}"
+        );
+        assert!(
+            !r.stderr.contains("fails the module's check, so nothing"),
+            "{d}"
+        );
+        assert_eq!(tier_files(&dir.path().join(DIR)), 10, "{d}");
+        // The truth from the cache alone, with or without the check.
+        for extra in [&[][..], &["--verify-fetch"][..]] {
+            let mut args = vec!["--cache", res.as_str()];
+            args.extend_from_slice(extra);
+            let r = query(dead, &args);
+            assert!(
+                r.stdout.contains("Player 2 to move: tie in 8"),
+                "{}",
+                r.describe()
+            );
+        }
+        // A second check has nothing left to do: every cached tier passed.
+        let r = query(&good_url, &["--cache", res, "--verify-fetch"]);
+        r.assert_success();
+        assert!(
+            !r.stderr.contains("--verify-fetch: checking"),
+            "{}",
+            r.describe()
+        );
+    }
+
+    // The server itself forging is still the server's fault, and nothing is kept.
+    let fresh = tempfile::tempdir().unwrap();
+    let fres = format!("file:{}", fresh.path().display());
+    let e = failure(&query(&bad_url, &["--cache", &fres, "--verify-fetch"]), 4);
+    assert!(e.contains("--verify-fetch: the database at"), "{e}");
+    assert_eq!(tier_files(&fresh.path().join(DIR)), 0, "{e}");
+
+    // Under --trust, a cached tier the signed manifest does not vouch for is dropped
+    // and fetched again before the check, never blamed on the server.
+    let keys = tempfile::tempdir().unwrap();
+    let (key_file, public) = keygen(keys.path());
+    let real_res = format!("file:{}", real.path().display());
+    host(&["db", "sign", "--key", &key_file, "--db", &real_res]).assert_success();
+    let signed = tempfile::tempdir().unwrap();
+    let sres = format!("file:{}", signed.path().display());
+    std::fs::create_dir_all(signed.path().join(DIR)).unwrap();
+    std::fs::copy(
+        root.join(DIR).join("tier_8.gz"),
+        signed.path().join(DIR).join("tier_8.gz"),
+    )
+    .unwrap();
+    let r = query(
+        &good_url,
+        &["--trust", &public, "--cache", &sres, "--verify-fetch"],
+    );
+    let d = r.describe();
+    r.assert_success();
+    assert!(r.stdout.contains("Player 2 to move: tie in 8"), "{d}");
+    assert!(
+        r.stderr.contains("does not match the signed manifest"),
+        "{d}"
+    );
+    let r = query(dead, &["--cache", &sres]);
+    assert!(
+        r.stdout.contains("Player 2 to move: tie in 8"),
+        "{}",
+        r.describe()
+    );
 }

@@ -16,7 +16,8 @@ pub struct AnalyzeArgs {
     pub plot: Option<PathBuf>,
     /// A logarithmic count axis.
     pub log_scale: bool,
-    /// Count every position: each stored one weighted by its orbit size.
+    /// Count every position exactly (each under its own player to move; reachable
+    /// ones by a forward search over classes that keep reachability).
     pub every_position: bool,
 }
 

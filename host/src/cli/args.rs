@@ -42,7 +42,10 @@ pub struct Cli {
     pub trust: Vec<String>,
     /// With an http:// database and --cache: check every fetched tier forward against
     /// the module (as `verify` does) before keeping it; nothing failing is kept.
-    #[arg(long, global = true, requires = "cache")]
+    // Not `requires = "cache"`: clap checks that inside the subcommand, before the
+    // global --cache given ahead of it is carried there, and so refused
+    // `--cache C query --verify-fetch`; `Cli::check_globals` checks it instead.
+    #[arg(long, global = true)]
     pub verify_fetch: bool,
     /// With an http:// database: the longest one lookup, one tier fetched whole, or a
     /// whole `db copy` may take, in seconds.
@@ -229,7 +232,8 @@ pub enum Command {
         #[arg(long, requires = "plot")]
         log_scale: bool,
         /// Count every position, not only the canonical ones a game with symmetry
-        /// stores: each is weighted by the size of its symmetry class.
+        /// stores, exactly: each under its own player to move, and only those that
+        /// can occur from the start as reachable (a forward search; slower).
         #[arg(long)]
         every_position: bool,
     },
@@ -328,6 +332,19 @@ pub enum DbCommand {
     },
 }
 
+impl Cli {
+    /// Checks what clap cannot check for options given before or after the command
+    /// alike (global options are merged only after the command's own checks).
+    pub fn check_globals(&self) -> Result<(), String> {
+        if self.verify_fetch && self.cache.is_none() {
+            return Err(
+                "--verify-fetch needs --cache file:DIRECTORY (before or after the command): tiers are verified whole before they are kept there".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Command {
     /// Whether output (and so errors) should be JSON.
     pub fn json(&self) -> bool {
@@ -347,6 +364,19 @@ impl Command {
             | Command::Man => false,
         }
     }
+}
+
+/// A clap usage error as one message: its whole text without the `error: ` prefix
+/// and the closing pointer to `--help` (the lines naming what is missing, unknown or
+/// in conflict, and the usage line, are kept).
+pub fn usage_message(rendered: &str) -> String {
+    let text = rendered.trim();
+    let text = text.strip_prefix("error: ").unwrap_or(text);
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("For more information, try"))
+        .collect();
+    kept.join("\n").trim().to_string()
 }
 
 /// How the solver finds parents, as typed.
@@ -380,5 +410,109 @@ impl From<SideArg> for Side {
             SideArg::Human => Side::Human,
             SideArg::Computer => Side::Computer,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        let mut all = vec!["host"];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    }
+
+    /// Every option accepted before and after the command means the same in both
+    /// places (`--cache C query --verify-fetch` was refused as lacking --cache).
+    #[test]
+    fn global_options_mean_the_same_before_and_after_the_command() {
+        let q = ["query", "--db", "http://h/db", "X--------"];
+        let forms: [(Vec<&str>, Vec<&str>); 6] = [
+            (vec!["--cache", "file:C"], vec![]),
+            (vec!["--plugin", "mtttier"], vec![]),
+            (vec!["--variant", "symmetric"], vec![]),
+            (vec!["--trust", "ab"], vec![]),
+            (vec!["--verify-fetch", "--cache", "file:C"], vec![]),
+            (vec!["--fetch-deadline", "7"], vec![]),
+        ];
+        for (opts, _) in forms {
+            let before: Vec<&str> = opts.iter().copied().chain(q).collect();
+            let after: Vec<&str> = q.iter().copied().chain(opts.iter().copied()).collect();
+            let split: Vec<&str> = if opts.len() == 3 {
+                // --verify-fetch after the command, --cache before (the case).
+                vec!["--cache", "file:C"]
+                    .into_iter()
+                    .chain(q)
+                    .chain(["--verify-fetch"])
+                    .collect()
+            } else {
+                before.clone()
+            };
+            for args in [&before, &after, &split] {
+                let c = parse(args);
+                let seen = (
+                    c.cache.clone(),
+                    c.plugin.clone(),
+                    c.variant.clone(),
+                    c.trust.clone(),
+                    c.verify_fetch,
+                    c.fetch_deadline,
+                );
+                let b = parse(&before);
+                let want = (
+                    b.cache,
+                    b.plugin,
+                    b.variant,
+                    b.trust,
+                    b.verify_fetch,
+                    b.fetch_deadline,
+                );
+                assert_eq!(seen, want, "{args:?}");
+                assert!(c.check_globals().is_ok(), "{args:?}");
+            }
+        }
+        // The exact case of the report.
+        let c = parse(&[
+            "--plugin",
+            "mtttier",
+            "--cache",
+            "file:C",
+            "query",
+            "--db",
+            "http://h/db",
+            "--verify-fetch",
+            "X--------",
+        ]);
+        assert_eq!(c.cache.as_deref(), Some("file:C"));
+        assert!(c.verify_fetch);
+        assert!(c.check_globals().is_ok());
+        // A deadline given before the command is not replaced by the default after it.
+        assert_eq!(
+            parse(&["--fetch-deadline", "7", "query"]).fetch_deadline,
+            7.0
+        );
+        assert_eq!(
+            parse(&["query", "--fetch-deadline", "7"]).fetch_deadline,
+            7.0
+        );
+        // --verify-fetch without --cache anywhere is still refused, naming --cache.
+        let e = parse(&["query", "--verify-fetch"])
+            .check_globals()
+            .unwrap_err();
+        assert!(e.contains("--cache"), "{e}");
+    }
+
+    /// A usage error keeps the lines that say what is missing.
+    #[test]
+    fn usage_messages_keep_what_is_missing() {
+        let e = match Cli::try_parse_from(["host", "export", "--json"]) {
+            Err(e) => e,
+            Ok(_) => panic!("export without --out parsed"),
+        };
+        let m = usage_message(&e.render().to_string());
+        assert!(m.starts_with("the following required arguments"), "{m}");
+        assert!(m.contains("--out <FILE>"), "{m}");
+        assert!(!m.contains("For more information"), "{m}");
     }
 }

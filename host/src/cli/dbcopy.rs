@@ -30,7 +30,7 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
     let started = Instant::now();
     super::trust::note_local_trust(src);
     let key = game_key(game);
-    super::trust::prepare(game, src, cache)?;
+    super::verify_fetch::prepare(game, src, cache)?;
     let from = db::open_cached(src, cache, &key)?;
     let to = db::open_for_writing(dst, &key, LockWait::Wait)?;
     let graph = TierGraph::discover(game)?;

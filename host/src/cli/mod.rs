@@ -36,6 +36,7 @@ pub mod serve;
 pub mod solve;
 pub mod trust;
 pub mod verify;
+pub mod verify_fetch;
 
 use crate::engine::db::{self, Database, GameKey};
 use crate::engine::game::GameHandle;
@@ -186,9 +187,9 @@ impl DbChoice {
 
     /// Opens the chosen database for `game`'s variant.
     /// With `--verify-fetch`, the tiers it would fetch into `--cache` are verified
-    /// against the module and cached first (`trust::prepare`).
+    /// against the module and cached first (`verify_fetch::prepare`).
     pub fn open(&self, game: &GameHandle) -> anyhow::Result<Arc<dyn Database>> {
-        trust::prepare(game, &self.resource, self.cache.as_deref())?;
+        verify_fetch::prepare(game, &self.resource, self.cache.as_deref())?;
         Ok(db::open_cached(
             &self.resource,
             self.cache.as_deref(),

@@ -1,19 +1,16 @@
 //! Trust in fetched databases from the command line: `host db keygen` (a publisher's
-//! ed25519 key pair), `host db sign` (a signed `tiers.manifest` in each `*_tierdb/`
-//! directory of a `file:` database, which `host serve` publishes), and `--verify-fetch`
-//! (every tier an `http://` database would put in `--cache` first checked forward
-//! against the module, as `host verify` does, and kept only when all pass).
+//! ed25519 key pair) and `host db sign` (a signed `tiers.manifest` in each `*_tierdb/`
+//! directory of a `file:` database, which `host serve` publishes). `--verify-fetch`
+//! lives in `verify_fetch`.
 //!
 //! It writes keys, manifests and cache files only; it must not change tier files.
 
 use super::CliError;
-use crate::engine::db::file::{lock_directory, FileDb};
+use crate::engine::db::file::lock_directory;
 use crate::engine::db::keyfile;
 use crate::engine::db::manifest::{self, Entry, Manifest, MANIFEST_NAME};
-use crate::engine::db::{self, Database, GameKey, LockWait, Resource};
-use crate::engine::game::GameHandle;
+use crate::engine::db::{self, LockWait, Resource};
 use crate::engine::numbers::count;
-use crate::engine::verify_db::{verify_database, Quiet};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
@@ -140,7 +137,6 @@ pub fn sign(resource: &str, key_file: &Path, wait: LockWait) -> anyhow::Result<(
     Ok(())
 }
 
-static VERIFY_FETCH: AtomicBool = AtomicBool::new(false);
 static TRUST_FLAGS: AtomicBool = AtomicBool::new(false);
 static LOCAL_TRUST_SAID: std::sync::Once = std::sync::Once::new();
 
@@ -166,95 +162,3 @@ pub fn note_local_trust(resource: &str) {
     });
 }
 
-/// Turns `--verify-fetch` on for this process.
-pub fn set_verify_fetch(on: bool) {
-    VERIFY_FETCH.store(on, Ordering::Relaxed);
-}
-
-/// Whether `--verify-fetch` is on.
-pub fn verify_fetch() -> bool {
-    VERIFY_FETCH.load(Ordering::Relaxed)
-}
-
-/// With `--verify-fetch`: before an `http:` database with `--cache` is used, fetches
-/// every tier the cache lacks into a staging directory inside the cache, checks the
-/// whole variant forward against the module (`host verify`'s check), and moves the
-/// fetched tiers into the cache only when every record follows from its children.
-/// Nothing else is done without the flag.
-pub fn prepare(game: &GameHandle, resource: &str, cache: Option<&str>) -> anyhow::Result<()> {
-    if !verify_fetch() {
-        return Ok(());
-    }
-    let Resource::Http(base) = db::parse_resource(resource)? else {
-        return Err(CliError::Usage(
-            "--verify-fetch checks what an http:// database fetches; this --db is not one".into(),
-        )
-        .into());
-    };
-    let Some(Resource::Dir(cache_root)) = cache.map(db::parse_resource).transpose()? else {
-        return Err(CliError::Usage(
-            "--verify-fetch needs --cache file:DIRECTORY: tiers are verified whole before they are kept there".into(),
-        )
-        .into());
-    };
-    let key = GameKey::of(game);
-    let cached = FileDb::open(cache_root.clone(), key.clone())?;
-    let remote = FileDb::open_http(&base, key.clone(), None)?;
-    let wanted = remote.stored_tiers()?;
-    let have = cached.stored_tiers()?;
-    let missing: Vec<_> = wanted
-        .iter()
-        .filter(|t| !have.contains(t))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let staging_root = cache_root.join(format!(".verify-fetch-{}", std::process::id()));
-    let result = stage_and_verify(game, &base, &key, &cached, &staging_root, &have, &missing);
-    let _ = fs::remove_dir_all(&staging_root);
-    result
-}
-
-fn stage_and_verify(
-    game: &GameHandle,
-    base: &str,
-    key: &GameKey,
-    cached: &FileDb,
-    staging_root: &Path,
-    have: &[gamesman_plugin_api::Tier],
-    missing: &[gamesman_plugin_api::Tier],
-) -> anyhow::Result<()> {
-    let staged = FileDb::open_http(base, key.clone(), Some(staging_root.to_path_buf()))?;
-    let plain = FileDb::open(staging_root.to_path_buf(), key.clone())?;
-    fs::create_dir_all(plain.dir())?;
-    // The tiers already cached (verified when they came) stand beside the new ones.
-    for t in have {
-        let from = cached.tier_path(*t);
-        let to = plain.tier_path(*t);
-        if fs::hard_link(&from, &to).is_err() {
-            fs::copy(&from, &to)?;
-        }
-    }
-    for t in missing {
-        // Fetched whole, checked (and against a signed manifest when keys are trusted).
-        staged.has_tier(*t)?;
-    }
-    log::info!(
-        "--verify-fetch: checking {} fetched tiers of {} ({}) against the module before keeping them",
-        count(missing.len() as u64),
-        game.module_name(),
-        game.variant()
-    );
-    verify_database(game, &plain, &Quiet).map_err(|e| {
-        CliError::Fetched(format!(
-            "--verify-fetch: the database at {} fails the module's check, so nothing of it was cached: {e}",
-            staged.describe()
-        ))
-    })?;
-    fs::create_dir_all(cached.dir())?;
-    for t in missing {
-        fs::rename(plain.tier_path(*t), cached.tier_path(*t))?;
-    }
-    Ok(())
-}

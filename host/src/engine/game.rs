@@ -293,6 +293,37 @@ impl GameHandle {
         Ok(c)
     }
 
+    /// The canonical form of `p` under the symmetries that keep the player to move
+    /// and reachability (`Game::reach_canonical`; identity for games without
+    /// symmetry and for modules that do not say), checked to stay in its tier.
+    pub fn reach_canonical(&self, p: TierPosition) -> ModuleResult<TierPosition> {
+        if !self.inner.props.has_symmetry {
+            return Ok(p);
+        }
+        let c = self.check("reach_canonical", self.inner.game.reach_canonical(p))?;
+        if c.tier != p.tier {
+            return Err(self.bad_output(
+                "reach_canonical",
+                format!("moved position {p} to another tier ({})", c.tier),
+            ));
+        }
+        self.check_position("reach_canonical", c)?;
+        Ok(c)
+    }
+
+    /// The size of `p`'s class under the symmetries of `reach_canonical` (1 for
+    /// games without symmetry and modules that do not say).
+    pub fn reach_orbit_size(&self, p: TierPosition) -> ModuleResult<u64> {
+        if !self.inner.props.has_symmetry {
+            return Ok(1);
+        }
+        let n = self.check("reach_orbit_size", self.inner.game.reach_orbit_size(p))?;
+        if n == 0 {
+            return Err(self.bad_output("reach_orbit_size", format!("gave 0 for position {p}")));
+        }
+        Ok(n)
+    }
+
     /// `tier_children(tier)`.
     pub fn tier_children(&self, tier: Tier) -> ModuleResult<Vec<Tier>> {
         let mut buf = vec![Tier::default(); self.inner.props.max_tier_children as usize];

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod numbers;
 pub mod outcome;
 pub mod reach;
+pub mod reach_every;
 pub mod record;
 pub mod solver;
 pub mod threads;

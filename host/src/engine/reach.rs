@@ -64,6 +64,16 @@ impl Bitset {
         i < self.len && self.words[(i / 64) as usize].load(Relaxed) & (1u64 << (i % 64)) != 0
     }
 
+    /// The size of the set's range (`0..len`).
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Number of members.
     pub fn count(&self) -> u64 {
         self.words

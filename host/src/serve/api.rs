@@ -101,17 +101,27 @@ static OVERRUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 /// runtime has 64).
 const MAX_OVERRUN: usize = 48;
 
+/// Whether blocking threads are held by work past its deadline, so new work is
+/// refused (503) rather than queued behind them (where it would wait without end).
+pub(crate) fn saturated() -> Option<ApiError> {
+    use std::sync::atomic::Ordering;
+    (OVERRUN.load(Ordering::Relaxed) >= MAX_OVERRUN).then(|| {
+        ApiError::Unavailable(format!(
+            "{MAX_OVERRUN} module calls ran past their deadline and have not returned: the server cannot take more work until they do (restart it to recover)"
+        ))
+    })
+}
+
 /// Runs module and database work on a blocking thread, failing the request (503)
 /// when it runs past `serve --call-deadline`; the work itself cannot be stopped and
-/// runs on (its thread is counted until it returns).
-async fn blocking<T: Send + 'static>(
+/// runs on (its thread is counted until it returns). Every route that needs a
+/// blocking thread (the `/db/` files and listings too) goes through here.
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
     use std::sync::atomic::Ordering;
-    if OVERRUN.load(Ordering::Relaxed) >= MAX_OVERRUN {
-        return Err(ApiError::Unavailable(format!(
-            "{MAX_OVERRUN} module calls ran past their deadline and have not returned: the server cannot take more work until they do (restart it to recover)"
-        )));
+    if let Some(busy) = saturated() {
+        return Err(busy);
     }
     let deadline = crate::serve::limits().call_deadline;
     let overran = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -8,8 +8,13 @@
 //! temporaries, locks, job files, plugins or anything else under the root, and nothing
 //! outside it. No answer names a server path.
 //!
+//! Every read runs on a blocking thread within `serve --call-deadline` and is refused
+//! (503) once stuck module calls hold those threads, as the API's work is.
+//!
 //! This file serves bytes; it must not open the databases or write anything.
 
+use super::api::{blocking, saturated};
+use super::error::{ApiError, ApiResult};
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, Request, State};
 use axum::http::{header, StatusCode};
@@ -47,11 +52,13 @@ async fn file(
     let published = match path.split_once('/') {
         Some((dir, name)) if plain_dir(dir) && publishable(name) => {
             let (dir_path, file_path) = (root.join(dir), root.join(dir).join(name));
-            tokio::task::spawn_blocking(move || {
-                is_real(&dir_path, true) && is_real(&file_path, false)
-            })
-            .await
-            .unwrap_or(false)
+            // On a blocking thread within the call deadline: once stuck module calls
+            // hold every blocking thread, this answers 503 instead of waiting.
+            match blocking(move || Ok(is_real(&dir_path, true) && is_real(&file_path, false))).await
+            {
+                Ok(real) => real,
+                Err(e) => return e.into_response(),
+            }
         }
         _ => false,
     };
@@ -69,13 +76,27 @@ async fn file(
         return (StatusCode::BAD_REQUEST, "not a path\n").into_response();
     };
     parts.uri = uri;
-    let served = ServeDir::new(root)
-        .append_index_html_on_directories(false)
-        .oneshot(Request::from_parts(parts, body))
-        .await;
+    // ServeDir reads on blocking threads too: refused when they are held, and bounded
+    // by the call deadline when they are merely busy.
+    if let Some(busy) = saturated() {
+        return busy.into_response();
+    }
+    let deadline = crate::serve::limits().call_deadline;
+    let served = tokio::time::timeout(
+        deadline,
+        ServeDir::new(root)
+            .append_index_html_on_directories(false)
+            .oneshot(Request::from_parts(parts, body)),
+    )
+    .await;
     match served {
-        Ok(r) => r.map(Body::new),
-        Err(e) => {
+        Err(_) => ApiError::Unavailable(format!(
+            "reading /db/{path} ran past the deadline of {} s (serve --call-deadline): the server's blocking threads are busy",
+            deadline.as_secs_f64()
+        ))
+        .into_response(),
+        Ok(Ok(r)) => r.map(Body::new),
+        Ok(Err(e)) => {
             log::warn!("serving /db/{path} failed: {e}");
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -108,6 +129,22 @@ fn is_real(path: &std::path::Path, dir: bool) -> bool {
     })
 }
 
+/// The published files of the database directory `path`, sorted.
+fn list_tier_files(path: &std::path::Path) -> std::io::Result<Vec<String>> {
+    if !is_real(path, true) {
+        return Err(std::io::ErrorKind::NotFound.into());
+    }
+    let mut names: Vec<String> = std::fs::read_dir(path)?
+        .flatten()
+        // Regular files only: `file_type` does not follow a symbolic link.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| publishable(n))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 /// The tier files of one database directory, as links (what an `http:` database
 /// reads to know which tiers are stored).
 async fn index(root: &std::path::Path, dir: &str) -> Response {
@@ -115,22 +152,13 @@ async fn index(root: &std::path::Path, dir: &str) -> Response {
         return listing_refused();
     }
     let path = root.join(dir);
-    let names = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<String>> {
-        if !is_real(&path, true) {
-            return Err(std::io::ErrorKind::NotFound.into());
-        }
-        let mut names: Vec<String> = std::fs::read_dir(path)?
-            .flatten()
-            // Regular files only: `file_type` does not follow a symbolic link.
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .filter(|n| publishable(n))
-            .collect();
-        names.sort();
-        Ok(names)
-    })
-    .await;
+    // Through `blocking`, as the API's work: a listing used to wait without end for a
+    // blocking thread once stuck module calls held them all.
+    let names =
+        blocking(move || -> ApiResult<std::io::Result<Vec<String>>> { Ok(list_tier_files(&path)) })
+            .await;
     match names {
+        Err(e) => e.into_response(),
         Ok(Ok(names)) => {
             let mut html = String::from("<!DOCTYPE html>\n<title>tier files</title>\n<ul>\n");
             for n in names {

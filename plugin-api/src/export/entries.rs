@@ -243,6 +243,24 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         })
     }
 
+    fn reach_canonical(&self, p: TierPosition) -> CallResult<TierPosition> {
+        guard("reach_canonical", || {
+            Ok(module_call!(
+                "reach_canonical",
+                self.game.reach_canonical(p)
+            ))
+        })
+    }
+
+    fn reach_orbit_size(&self, p: TierPosition) -> CallResult<u64> {
+        guard("reach_orbit_size", || {
+            Ok(module_call!(
+                "reach_orbit_size",
+                self.game.reach_orbit_size(p)
+            ))
+        })
+    }
+
     fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
         guard("autogui_board", || {
             Ok(

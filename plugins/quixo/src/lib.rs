@@ -605,6 +605,31 @@ impl Game for Quixo {
         2 * self.symmetries.orbit(self.decode(p).0)
     }
 
+    /// The canonical board of `p`'s eight images, with the same side to move: the
+    /// square's symmetries map the empty start to itself and moves to moves, so they
+    /// keep reachability; the colour swap does not (X moves first: a board with no X
+    /// cube and X to move never occurs, its swap after X's first move does).
+    fn reach_canonical(&self, p: TierPosition) -> TierPosition {
+        if !self.symmetric {
+            return p;
+        }
+        let (b, side) = self.decode(p);
+        let c = self.symmetries.canonical(b);
+        if c == b {
+            p
+        } else {
+            self.encode(c, side)
+        }
+    }
+
+    /// The number of `p`'s board's images under the eight symmetries.
+    fn reach_orbit_size(&self, p: TierPosition) -> u64 {
+        if !self.symmetric {
+            return 1;
+        }
+        self.symmetries.orbit(self.decode(p).0)
+    }
+
     #[inline]
     fn is_canonical(&self, p: TierPosition) -> Option<bool> {
         if !self.symmetric {

@@ -4,9 +4,14 @@
 //! tables for people, a serializable report for JSON.
 //!
 //! Games with symmetry store only canonical positions, so both counts are of
-//! canonical positions there, unless `every_position` weights each one by the size of
-//! its symmetry class (the module's `orbit_size`), which counts every position. Legal
-//! counts are also split by the player to move (`by_turn`). A partial database (`solve
+//! canonical positions there, unless `every_position` counts every position exactly:
+//! the legal ones of each tier's whole hash and the reachable ones of a forward search
+//! (`reach_every`), both by the classes of the module's `reach_canonical` (symmetries
+//! that keep the player to move and reachability), each weighed by its class's size
+//! and read from the record of its canonical form. Weighing a canonical position by its
+//! whole orbit (`orbit_size`) counted unreachable colour-swapped images and put them
+//! under the wrong player to move. Counts are also split by the player to move
+//! (`by_turn`), each position under its own. A partial database (`solve
 //! --endgame`, `--tier`) is counted over the tiers it holds; the forward search from
 //! the initial position runs only when the initial tier is stored. A reachable-only database (`solve --reachable`) holds
 //! reachable positions alone: its "legal" counts are of the positions it holds, which
@@ -24,9 +29,10 @@ use crate::engine::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
+mod tally;
 mod text;
+use tally::{add_counts, Tally};
 pub use text::text;
 
 /// Why an analysis failed.
@@ -100,8 +106,9 @@ pub struct Counts {
     pub total: u64,
     /// By value.
     pub by_value: ValueCounts,
-    /// By the player to move: index 0 for the first player, 1 for the second (only
-    /// for the legal positions of a full database; empty otherwise).
+    /// By the player to move: index 0 for the first player, 1 for the second, each
+    /// position under its own (legal positions of a full database, and reachable
+    /// ones with `--every-position`; empty for turn-free games and otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_turn: Vec<TurnCounts>,
     /// Wins, losses and ties by remoteness (draws have none), remoteness ascending.
@@ -183,258 +190,119 @@ pub struct Analysis {
     pub tiers: Vec<TierCounts>,
 }
 
-/// A running count with the first position of the largest remoteness seen.
-#[derive(Clone, Default)]
-struct Tally {
-    values: ValueCounts,
-    /// Values by the player to move (index = player - 1), when asked.
-    turns: Vec<ValueCounts>,
-    by_remoteness: Vec<[u64; 3]>,
-    margins: BTreeMap<i64, u64>,
-    /// (remoteness, value, position index)
-    deepest: Option<(u32, Value, u64)>,
-}
-
-impl Tally {
-    /// Counts one position `weight` times (its orbit, or 1); `turn` is the player to
-    /// move (1-based) when counts by turn are kept.
-    fn add(
-        &mut self,
-        v: Value,
-        r: u32,
-        winby: Option<i64>,
-        index: u64,
-        weight: u64,
-        turn: Option<u8>,
-    ) {
-        if let Some(p) = turn {
-            let k = (p as usize).saturating_sub(1);
-            if self.turns.len() <= k {
-                self.turns.resize(k + 1, ValueCounts::default());
-            }
-            bump(&mut self.turns[k], v, weight);
-        }
-        bump(&mut self.values, v, weight);
-        let slot = match v {
-            Value::WIN => 0,
-            Value::LOSE => 1,
-            Value::TIE => 2,
-            _ => return,
-        };
-        if self.by_remoteness.len() <= r as usize {
-            self.by_remoteness.resize(r as usize + 1, [0; 3]);
-        }
-        self.by_remoteness[r as usize][slot] += weight;
-        if let Some(w) = winby {
-            *self.margins.entry(w).or_default() += weight;
-        }
-        if self
-            .deepest
-            .is_none_or(|(d, _, i)| r > d || (r == d && index < i))
-        {
-            self.deepest = Some((r, v, index));
-        }
-    }
-
-    fn merge(mut self, other: Tally) -> Tally {
-        add_values(&mut self.values, &other.values);
-        if self.turns.len() < other.turns.len() {
-            self.turns.resize(other.turns.len(), ValueCounts::default());
-        }
-        for (mine, theirs) in self.turns.iter_mut().zip(&other.turns) {
-            add_values(mine, theirs);
-        }
-        if self.by_remoteness.len() < other.by_remoteness.len() {
-            self.by_remoteness.resize(other.by_remoteness.len(), [0; 3]);
-        }
-        for (mine, theirs) in self.by_remoteness.iter_mut().zip(&other.by_remoteness) {
-            for k in 0..3 {
-                mine[k] += theirs[k];
-            }
-        }
-        for (w, n) in other.margins {
-            *self.margins.entry(w).or_default() += n;
-        }
-        self.deepest = match (self.deepest, other.deepest) {
-            (Some(x), Some(y)) => Some(if y.0 > x.0 || (y.0 == x.0 && y.2 < x.2) {
-                y
-            } else {
-                x
-            }),
-            (x, y) => x.or(y),
-        };
-        self
-    }
-
-    fn counts(&self) -> Counts {
-        let v = self.values;
-        Counts {
-            total: total_of(&v),
-            by_value: v,
-            by_turn: self
-                .turns
-                .iter()
-                .map(|t| TurnCounts {
-                    total: total_of(t),
-                    by_value: *t,
-                })
-                .collect(),
-            by_remoteness: self
-                .by_remoteness
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.iter().any(|&n| n > 0))
-                .map(|(r, c)| RemotenessRow {
-                    remoteness: r as u32,
-                    win: c[0],
-                    lose: c[1],
-                    tie: c[2],
-                })
-                .collect(),
-            by_margin: self
-                .margins
-                .iter()
-                .map(|(&margin, &positions)| MarginRow { margin, positions })
-                .collect(),
-        }
-    }
-}
-
-/// Adds `weight` positions of value `v` to `c`.
-fn bump(c: &mut ValueCounts, v: Value, weight: u64) {
-    match v {
-        Value::WIN => c.win += weight,
-        Value::LOSE => c.lose += weight,
-        Value::TIE => c.tie += weight,
-        Value::DRAW => c.draw += weight,
-        _ => c.unsolved += weight,
-    }
-}
-
-fn add_values(a: &mut ValueCounts, b: &ValueCounts) {
-    a.win += b.win;
-    a.lose += b.lose;
-    a.tie += b.tie;
-    a.draw += b.draw;
-    a.unsolved += b.unsolved;
-}
-
-fn total_of(v: &ValueCounts) -> u64 {
-    v.win + v.lose + v.tie + v.draw + v.unsolved
-}
-
-fn add_counts(total: &mut Counts, c: &Counts) {
-    total.total += c.total;
-    add_values(&mut total.by_value, &c.by_value);
-    if total.by_turn.len() < c.by_turn.len() {
-        total.by_turn.resize(c.by_turn.len(), TurnCounts::default());
-    }
-    for (mine, theirs) in total.by_turn.iter_mut().zip(&c.by_turn) {
-        mine.total += theirs.total;
-        add_values(&mut mine.by_value, &theirs.by_value);
-    }
-    for row in &c.by_remoteness {
-        match total
-            .by_remoteness
-            .binary_search_by_key(&row.remoteness, |r| r.remoteness)
-        {
-            Ok(i) => {
-                let t = &mut total.by_remoteness[i];
-                t.win += row.win;
-                t.lose += row.lose;
-                t.tie += row.tie;
-            }
-            Err(i) => total.by_remoteness.insert(i, *row),
-        }
-    }
-    for row in &c.by_margin {
-        match total
-            .by_margin
-            .binary_search_by_key(&row.margin, |r| r.margin)
-        {
-            Ok(i) => total.by_margin[i].positions += row.positions,
-            Err(i) => total.by_margin.insert(i, *row),
-        }
-    }
-}
-
-/// Counts the solved records of a tier (with `unsolved`, every record), each once.
-fn records_tally(records: &TierRecords, unsolved: bool) -> Tally {
-    (0..records.len() as u64)
-        .into_par_iter()
-        .fold(Tally::default, |mut t, i| {
-            let r = records.get(i);
-            if unsolved || r.is_solved() {
-                t.add(r.value, r.remoteness, r.winby, i, 1, None);
-            }
-            t
-        })
-        .reduce(Tally::default, Tally::merge)
-}
-
 /// How each counted position of a tier of a full database is weighed and split.
 #[derive(Clone, Copy)]
 struct Weigh<'a> {
     game: &'a GameHandle,
     tier: Tier,
-    /// Weight by orbit size (`--every-position`).
+    /// `--every-position`: positions are the representatives of `reach_canonical`'s
+    /// classes (every member with the same player to move), each weighed by its
+    /// class's size and read from the record of its canonical form; otherwise the
+    /// stored canonical positions, once each.
     orbits: bool,
     /// Split by the player to move (not for turn-free positions, whose turn is not
     /// part of the position).
     turns: bool,
+    /// Split the reachable positions by the player to move too (`--every-position`).
+    reach_turns: bool,
+}
+
+/// What one counted position stands for.
+struct Weighed {
+    /// How many positions.
+    weight: u64,
+    /// Their player to move (none for turn-free positions).
+    turn: Option<u8>,
+    /// The index of the record that holds their value.
+    record: u64,
 }
 
 impl Weigh<'_> {
-    /// The weight and player to move of position `i` of the tier (no player for
-    /// turn-free positions).
-    fn of(&self, i: u64) -> Result<(u64, Option<u8>), ModuleError> {
+    /// What position `i` of the tier stands for.
+    fn of(&self, i: u64) -> Result<Weighed, ModuleError> {
         let p = TierPosition::new(self.tier, i);
-        let w = if self.orbits {
-            self.game.orbit_size(p)?
+        let (weight, record) = if self.orbits {
+            (
+                self.game.reach_orbit_size(p)?,
+                self.game.canonical(p)?.position,
+            )
         } else {
-            1
+            (1, i)
         };
         let turn = if self.turns {
             Some(self.game.turn(p)?.0)
         } else {
             None
         };
-        Ok((w, turn))
+        Ok(Weighed {
+            weight,
+            turn,
+            record,
+        })
     }
 }
 
 /// Counts the solved records of a tier of a full database, split by the player to
-/// move and weighed as `weigh` says.
-fn legal_tally(records: &TierRecords, weigh: Weigh<'_>) -> Result<Tally, ModuleError> {
-    (0..records.len() as u64)
+/// move. With `--every-position`, every legal position of the tier's whole hash is
+/// counted under its own player to move (a symmetry may swap it), by class.
+fn legal_tally(records: &TierRecords, size: u64, weigh: Weigh<'_>) -> Result<Tally, AnalyzeError> {
+    let range = if weigh.orbits {
+        size
+    } else {
+        records.len() as u64
+    };
+    (0..range)
         .into_par_iter()
         .try_fold(Tally::default, |mut t, i| {
-            let r = records.get(i);
+            if weigh.orbits {
+                let p = TierPosition::new(weigh.tier, i);
+                if !weigh.game.is_legal(p)? || weigh.game.reach_canonical(p)? != p {
+                    return Ok(t);
+                }
+            }
+            let w = weigh.of(i)?;
+            let r = record_at(records, w.record, weigh.tier)?;
             if r.is_solved() {
-                let (w, turn) = weigh.of(i)?;
-                t.add(r.value, r.remoteness, r.winby, i, w, turn);
+                t.add(r.value, r.remoteness, r.winby, i, w.weight, w.turn);
             }
             Ok(t)
         })
         .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
 }
 
+/// Record `i` of a stored tier, or the error that the module's canonical form lies
+/// past what is stored.
+fn record_at(
+    records: &TierRecords,
+    i: u64,
+    tier: Tier,
+) -> Result<crate::engine::record::Record, AnalyzeError> {
+    if i >= records.len() as u64 {
+        return Err(AnalyzeError::Db(DbError::OutOfRange(
+            TierPosition::new(tier, i),
+            records.len() as u64,
+        )));
+    }
+    Ok(records.get(i))
+}
+
 fn reachable_tally(
     records: Option<&TierRecords>,
     reached: &Marks,
     weigh: Weigh<'_>,
-) -> Result<Tally, ModuleError> {
+) -> Result<Tally, AnalyzeError> {
     let members: Vec<u64> = reached.iter().collect();
     members
         .par_iter()
         .try_fold(Tally::default, |mut t, &i| {
-            let w = if weigh.orbits { weigh.of(i)?.0 } else { 1 };
+            let w = weigh.of(i)?;
+            let turn = w.turn.filter(|_| weigh.reach_turns);
             match records {
                 Some(recs) => {
-                    let r = recs.get(i);
-                    t.add(r.value, r.remoteness, r.winby, i, w, None);
+                    let r = record_at(recs, w.record, weigh.tier)?;
+                    t.add(r.value, r.remoteness, r.winby, i, w.weight, turn);
                 }
-                None => t.add(Value::UNDECIDED, 0, None, i, w, None),
+                None => t.add(Value::UNDECIDED, 0, None, i, w.weight, turn),
             }
             Ok(t)
         })
@@ -466,22 +334,27 @@ fn deeper(
 /// The tallies of a stored reachable-only tier: its solved positions, and all of them
 /// (every one is reachable), with examples as real position indices.
 fn held_tallies(t: &ReachableTier, weigh: Weigh<'_>) -> Result<(Tally, Tally), ModuleError> {
-    // The legal tally is split by the player to move, as a full database's is.
-    let legal = (0..t.records.len() as u64)
+    // Both split by the player to move, as a full database's are.
+    (0..t.records.len() as u64)
         .into_par_iter()
-        .try_fold(Tally::default, |mut tally, k| {
-            let r = t.records.get(k);
-            if r.is_solved() {
+        .try_fold(
+            || (Tally::default(), Tally::default()),
+            |(mut legal, mut reachable), k| {
+                let r = t.records.get(k);
                 let i = t.marks.select(k);
-                let (_, turn) = weigh.of(i)?;
-                tally.add(r.value, r.remoteness, r.winby, i, 1, turn);
-            }
-            Ok(tally)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
-    let mut reachable = records_tally(&t.records, true);
-    reachable.deepest = reachable.deepest.map(|(r, v, k)| (r, v, t.marks.select(k)));
-    Ok((legal, reachable))
+                let turn = weigh.of(i)?.turn;
+                if r.is_solved() {
+                    legal.add(r.value, r.remoteness, r.winby, i, 1, turn);
+                }
+                let reach_turn = turn.filter(|_| weigh.reach_turns);
+                reachable.add(r.value, r.remoteness, r.winby, i, 1, reach_turn);
+                Ok((legal, reachable))
+            },
+        )
+        .try_reduce(
+            || (Tally::default(), Tally::default()),
+            |a, b| Ok((a.0.merge(b.0), a.1.merge(b.1))),
+        )
 }
 
 /// What `analyze_with` counts.
@@ -515,6 +388,10 @@ pub fn analyze_with(
     let start_solved = stored.contains(&game.initial_position()?.tier);
     let reached = if (reachable_only && complete) || !start_solved {
         None
+    } else if orbits {
+        // Exact: classes that keep reachability and the player to move, not whole
+        // orbits (a colour swap's image of a reachable position may not be).
+        Some(crate::engine::reach_every::search(game, &graph)?)
     } else {
         Some(reach::search(game, &graph, &|_, _| {})?)
     };
@@ -533,6 +410,7 @@ pub fn analyze_with(
             tier: node.tier,
             orbits,
             turns: !game.turn_free(),
+            reach_turns: options.every_position,
         };
         let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);
@@ -559,7 +437,7 @@ pub fn analyze_with(
                 Some(all) => reachable_tally(Some(&records), all, weigh)?,
                 None => Tally::default(),
             };
-            (legal_tally(&records, weigh)?, reach_t)
+            (legal_tally(&records, node.size, weigh)?, reach_t)
         };
         let t = TierCounts {
             tier: node.tier.0,

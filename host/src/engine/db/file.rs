@@ -377,39 +377,15 @@ impl Database for FileDb {
     }
 
     fn verify_tier(&self, meta: &TierMeta) -> DbResult<TierStatus> {
-        let Some((path, source)) = self.source(meta.tier)? else {
-            return Ok(TierStatus::Missing);
-        };
-        self.require_full(&path, source.as_ref())?;
-        let check = || -> DbResult<Result<(), String>> {
-            let r = TierReader::open_source(&path, source)?;
-            if let Err(e) = self.check_header(&r.header, meta) {
-                return Ok(Err(e));
-            }
-            r.read_all()?;
-            Ok(Ok(()))
-        };
-        Ok(match check() {
-            Ok(Ok(())) => TierStatus::Valid,
-            Ok(Err(reason)) => TierStatus::Corrupt(reason),
-            Err(DbError::Corrupt { reason, .. }) => TierStatus::Corrupt(reason),
-            Err(e) => return Err(e),
-        })
+        self.bounded(|| self.verify_tier_here(meta))
     }
 
     fn has_tier(&self, tier: Tier) -> DbResult<bool> {
-        Ok(self.reader(tier)?.is_some())
+        self.bounded(|| Ok(self.reader(tier)?.is_some()))
     }
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
-        let Some((path, source)) = self.source(meta.tier)? else {
-            return Err(corrupt(&self.tier_path(meta.tier), "not stored"));
-        };
-        self.require_full(&path, source.as_ref())?;
-        let r = TierReader::open_source(&path, source)?;
-        self.check_header(&r.header, meta)
-            .map_err(|e| corrupt(&path, e))?;
-        Ok(Arc::new(r.read_all()?))
+        self.bounded(|| self.load_tier_here(meta))
     }
 
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()> {
@@ -419,7 +395,7 @@ impl Database for FileDb {
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {
         // Every request of one lookup over HTTP together within the deadline.
-        super::net::within(super::trust::policy().deadline, || self.lookup_here(p))
+        self.bounded(|| self.lookup_here(p))
     }
 
     fn clear(&self) -> DbResult<()> {
@@ -458,7 +434,7 @@ impl Database for FileDb {
 
     fn stored_tiers(&self) -> DbResult<Vec<Tier>> {
         if let Some(r) = &self.remote {
-            return self.remote_tiers(r);
+            return self.bounded(|| self.remote_tiers(r));
         }
         let mut out = Vec::new();
         if let Ok(entries) = fs::read_dir(&self.dir) {
@@ -479,7 +455,8 @@ impl Database for FileDb {
     }
 
     fn stored_tier(&self, tier: Tier) -> DbResult<Option<StoredTier>> {
-        Ok(self.reader(tier)?.map(|r| match r {
+        let opened = self.bounded(|| self.reader(tier))?;
+        Ok(opened.map(|r| match r {
             Opened::Full(r) => StoredTier {
                 coverage: Coverage::Full,
                 positions: r.header.positions,
@@ -504,6 +481,69 @@ impl Database for FileDb {
     }
 
     fn verify_reachable_tier(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
+        self.bounded(|| self.verify_reachable_here(meta, marks))
+    }
+
+    fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
+        self.bounded(|| self.load_reachable_here(meta))
+    }
+
+    fn reachable(&self, p: TierPosition) -> DbResult<Option<bool>> {
+        self.bounded(|| match self.reader(p.tier)? {
+            Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
+            _ => Ok(None),
+        })
+    }
+}
+
+impl FileDb {
+    /// Runs `f` within one `--fetch-deadline` when the database is read over HTTP:
+    /// every request of the operation shares it, the manifest's included (fetched
+    /// for a warning only, it used to have a deadline of its own, so a silent server
+    /// cost two).
+    fn bounded<T>(&self, f: impl FnOnce() -> T) -> T {
+        match self.remote {
+            Some(_) => super::net::within(super::trust::policy().deadline, f),
+            None => f(),
+        }
+    }
+
+    /// `verify_tier` without a deadline of its own.
+    fn verify_tier_here(&self, meta: &TierMeta) -> DbResult<TierStatus> {
+        let Some((path, source)) = self.source(meta.tier)? else {
+            return Ok(TierStatus::Missing);
+        };
+        self.require_full(&path, source.as_ref())?;
+        let check = || -> DbResult<Result<(), String>> {
+            let r = TierReader::open_source(&path, source)?;
+            if let Err(e) = self.check_header(&r.header, meta) {
+                return Ok(Err(e));
+            }
+            r.read_all()?;
+            Ok(Ok(()))
+        };
+        Ok(match check() {
+            Ok(Ok(())) => TierStatus::Valid,
+            Ok(Err(reason)) => TierStatus::Corrupt(reason),
+            Err(DbError::Corrupt { reason, .. }) => TierStatus::Corrupt(reason),
+            Err(e) => return Err(e),
+        })
+    }
+
+    /// `load_tier` without a deadline of its own.
+    fn load_tier_here(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
+        let Some((path, source)) = self.source(meta.tier)? else {
+            return Err(corrupt(&self.tier_path(meta.tier), "not stored"));
+        };
+        self.require_full(&path, source.as_ref())?;
+        let r = TierReader::open_source(&path, source)?;
+        self.check_header(&r.header, meta)
+            .map_err(|e| corrupt(&path, e))?;
+        Ok(Arc::new(r.read_all()?))
+    }
+
+    /// `verify_reachable_tier` without a deadline of its own.
+    fn verify_reachable_here(&self, meta: &TierMeta, marks: &Marks) -> DbResult<TierStatus> {
         let Some((path, source)) = self.source(meta.tier)? else {
             return Ok(TierStatus::Missing);
         };
@@ -524,7 +564,8 @@ impl Database for FileDb {
         )
     }
 
-    fn load_reachable_tier(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
+    /// `load_reachable_tier` without a deadline of its own.
+    fn load_reachable_here(&self, meta: &TierMeta) -> DbResult<ReachableTier> {
         let path = self.tier_path(meta.tier);
         match self.reader(meta.tier)? {
             Some(Opened::ReachableOnly(r)) => {
@@ -540,15 +581,6 @@ impl Database for FileDb {
         }
     }
 
-    fn reachable(&self, p: TierPosition) -> DbResult<Option<bool>> {
-        match self.reader(p.tier)? {
-            Some(Opened::ReachableOnly(r)) => Ok(Some(r.rank(p.position)?.is_some())),
-            _ => Ok(None),
-        }
-    }
-}
-
-impl FileDb {
     /// `lookup` without a deadline of its own.
     fn lookup_here(&self, p: TierPosition) -> DbResult<Option<Record>> {
         match self.reader(p.tier)? {

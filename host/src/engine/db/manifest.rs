@@ -41,7 +41,7 @@ pub enum ManifestError {
     #[error("its signature does not match its contents (the manifest was changed after signing)")]
     BadSignature,
     /// The signing key is not one the caller trusts.
-    #[error("it is signed by key {0}, which is not trusted here (pass --trust KEY or add the key to the trusted-keys file)")]
+    #[error("it is signed by key {0}, which is not trusted here: a key named by the server proves nothing (a forger signs with their own); trust a key only when its publisher gave it to you by another channel (--trust KEY or the trusted-keys file)")]
     NotTrusted(String),
 }
 

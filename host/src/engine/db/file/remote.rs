@@ -146,8 +146,10 @@ impl RemoteDir {
             let d = self.describe();
             match fetched {
                 Ok(Some(b)) => match Manifest::parse(b) {
+                    // The key is the server's own claim: a forger signs with a key of
+                    // their own, so the advice must never be to trust the key named here.
                     Ok(m) => log::warn!(
-                        "{d} is signed by key {k}, but no key is trusted here, so the signature is not checked: pass --trust {k} (or add it to the trusted-keys file) to refuse forged tiers",
+                        "{d} has a manifest that says it is signed by key {k}, but no key is trusted here, so nothing is checked: that key comes from the server itself, and a forger signs with their own. Get the publisher's key from the publisher by another channel (their web site, a release note, in person), compare it, and pass that key with --trust KEY (or add it to the trusted-keys file) to refuse forged tiers",
                         k = manifest::hex(m.signed_by.as_bytes())
                     ),
                     Err(e) => log::warn!("{d} has an unusable {MANIFEST_NAME} ({e}): it is read as unsigned"),
@@ -162,6 +164,15 @@ impl RemoteDir {
 }
 
 impl FileDb {
+    /// The signed manifest that vouches for this database read over HTTP, when keys
+    /// are trusted (then it is required); `None` when none is, or for a local database.
+    pub fn signed_manifest(&self) -> DbResult<Option<Arc<Manifest>>> {
+        match &self.remote {
+            Some(r) => self.bounded(|| r.manifest()),
+            None => Ok(None),
+        }
+    }
+
     /// Where a remote tier's bytes are, fetched (and cached) as the mode says.
     pub(super) fn remote_source(
         &self,
