@@ -206,10 +206,9 @@ fn markdown_command(
     if let Some(after) = sub.get_after_help() {
         writeln!(out, "```text\n{}\n```\n", after.to_string().trim_end())?;
     }
-    let name = full.clone();
     for subsub in sub.get_subcommands_mut() {
         if subsub.get_name() != "help" {
-            markdown_command(&name, subsub, out)?;
+            markdown_command(&full, subsub, out)?;
         }
     }
     Ok(())

@@ -148,8 +148,7 @@ pub fn name_problem(name: &str) -> Option<String> {
         .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))
     {
         return Some(format!(
-            "the module's name {shown} has {:?}: use lower-case letters, digits and _ only (it names the crate, the library file and the database directory)",
-            c
+            "the module's name {shown} has {c:?}: use lower-case letters, digits and _ only (it names the crate, the library file and the database directory)"
         ));
     }
     if RESERVED.contains(&name) {
