@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures a distributed solve: wall time of the whole mpirun job and, per rank, the
 # peak resident memory (/usr/bin/time -v through a wrapper). Used for the figures in
-# docs/distributed.md. Usage:
+# docs/book/src/design/distributed.md. Usage:
 #   docs/distributed-measure.sh RANKS THREADS PLUGIN VARIANT [REPEATS]
 # Needs target/release/host-mpi (cargo build --release -p host --features mpi --bin host-mpi).
 set -euo pipefail

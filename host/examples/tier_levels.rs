@@ -2,9 +2,9 @@
 //! their positions, the largest tier and the memory solving it takes, and the speedup
 //! the manager's ready queue (`mpi::schedule`) would reach on N equal nodes if a
 //! tier's solve time were proportional to its positions. Numbers for
-//! docs/distributed.md; nothing is solved.
+//! docs/book/src/design/distributed.md; nothing is solved.
 //!
-//! With `--split POSITIONS` it also models the design of docs/distributed.md for tiers
+//! With `--split POSITIONS` it also models the design of docs/book/src/design/distributed.md for tiers
 //! larger than one node: a tier split into index ranges of at most that many
 //! positions, solved by several nodes at once, its parents starting when all are done.
 //!
@@ -17,7 +17,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
 /// Bytes a position of the tier being solved takes at the solver's peak, without and
-/// with WinBy (see docs/distributed.md: counters 4, records 2, final values 2, own
+/// with WinBy (see docs/book/src/design/distributed.md: counters 4, records 2, final values 2, own
 /// frontier up to 8; WinBy adds turns 1, child counts 4, leaf WinBy 4, WinBy 4,
 /// pending 4 and drops the counters before its pass).
 const TIER_BYTES: [u64; 2] = [16, 29];

@@ -92,7 +92,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Completions { shell } => {
             return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
         }
-        Command::Man => return cli::docs::man(Cli::command(), &mut std::io::stdout()),
+        Command::Man { markdown: false } => {
+            return cli::docs::man(Cli::command(), &mut std::io::stdout())
+        }
+        Command::Man { markdown: true } => {
+            return cli::docs::markdown(Cli::command(), &mut std::io::stdout())
+        }
+        Command::New {
+            name,
+            lang,
+            tiers,
+            dir,
+        } => {
+            let args = cli::new::NewArgs {
+                name: name.clone(),
+                lang: *lang,
+                tiers: *tiers,
+                dir: dir.clone(),
+            };
+            return cli::new::run(&args);
+        }
         Command::Serve {
             db,
             addr,
@@ -306,7 +325,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         | Command::Serve { .. }
         | Command::InstallPlugin { .. }
         | Command::Completions { .. }
-        | Command::Man => unreachable!("handled above"),
+        | Command::Man { .. }
+        | Command::New { .. } => unreachable!("handled above"),
     }
     Ok(())
 }

@@ -59,7 +59,9 @@ extern "C" {
 
 /* A position: its tier and its index in that tier's own dense hash. */
 typedef struct gamesman_position {
+    /* The tier the position lies in (0 in a game without tiers). */
     uint64_t tier;
+    /* Its index in the tier's own numbering, below tier_size(tier). */
     uint64_t index;
 } gamesman_position;
 
@@ -121,6 +123,7 @@ enum gamesman_status {
 
 /* Where a failing function writes its message (the host clears it before the call). */
 typedef struct gamesman_error {
+    /* The message, NUL-terminated UTF-8 (gamesman_fail writes it). */
     char message[GAMESMAN_MESSAGE_CAPACITY];
 } gamesman_error;
 
@@ -144,7 +147,9 @@ static inline int gamesman_fail(gamesman_error *err, int status, const char *for
 /* A variant the module offers: the name typed after --variant (no spaces) and one
  * line about it. */
 typedef struct gamesman_variant {
+    /* The name typed after --variant, without spaces. */
     const char *name;
+    /* One line saying what the variant is. */
     const char *description;
 } gamesman_variant;
 
@@ -188,12 +193,16 @@ typedef struct gamesman_module {
     /* The variants; the first is the default. NULL with variant_count 0: one variant,
      * named "default". */
     const gamesman_variant *variants;
+    /* The number of entries in `variants`. */
     uint32_t variant_count;
 
     /* List capacities for every variant unless `properties` says otherwise; 0 means
      * the Rust trait's defaults (64 moves, 64 undo moves, 16 tier children). */
+    /* The most moves generate_moves (and positions children) ever writes. */
     uint32_t max_moves;
+    /* The most undo moves (and positions parents) ever written for one position. */
     uint32_t max_undo_moves;
+    /* The most tiers tier_children ever writes. */
     uint32_t max_tier_children;
 
     /* ---- life cycle ------------------------------------------------------------- */

@@ -198,6 +198,12 @@ impl Board {
 }
 
 /// The position string for `turn` to move and one character per center.
+///
+/// ```
+/// use gamesman_plugin_api::{autogui, Player};
+/// assert_eq!(autogui::position(Player::TWO, "X-O"), "2_X-O");
+/// assert_eq!(autogui::place('x', 4), "A_x_4_x");
+/// ```
 pub fn position(turn: Player, board: &str) -> String {
     format!("{}_{board}", turn.0)
 }

@@ -68,6 +68,18 @@ impl Default for Properties {
 ///
 /// Pushing past the capacity the module declared in `Properties` is recorded, and the
 /// call is reported to the host as an error instead of writing out of bounds.
+///
+/// ```
+/// use gamesman_plugin_api::{List, Move};
+/// let mut buf = [Move::default(); 2];
+/// let mut moves = List::new(&mut buf);
+/// moves.push(Move(4));
+/// moves.push(Move(7));
+/// assert_eq!(moves.as_slice(), [Move(4), Move(7)]);
+/// moves.push(Move(9)); // past the capacity: dropped, and reported to the host
+/// assert!(moves.overflowed());
+/// assert_eq!(moves.len(), 2);
+/// ```
 pub struct List<'a, T> {
     buf: &'a mut [T],
     len: usize,

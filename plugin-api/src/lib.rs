@@ -44,6 +44,8 @@
     "# }\n",
     "```",
 )]
+// A crate strangers depend on: every public item says what it is.
+#![deny(missing_docs)]
 
 pub mod autogui;
 pub mod export;

@@ -113,6 +113,21 @@ impl std::error::Error for RankError {}
 /// Ranks boards of `cells` cells with fixed numbers of pieces of each kind.
 ///
 /// A board is a slice of kind codes: `0` blank, `1..=counts.len()` the piece kinds.
+///
+/// Tic-tac-toe boards with two X (kind 1) and one O (kind 2) are numbered `0..252`,
+/// one number per board, both ways:
+///
+/// ```
+/// use gamesman_plugin_api::rank::Ranker;
+/// let ranker = Ranker::new(9, &[2, 1]).unwrap();
+/// assert_eq!(ranker.size(), 36 * 7);
+/// let board = [1, 0, 2, 0, 1, 0, 0, 0, 0];
+/// let index = ranker.rank(&board);
+/// let mut back = [0u8; 9];
+/// ranker.unrank(index, &mut back);
+/// assert_eq!(back, board);
+/// assert!(Ranker::new(3, &[2, 2]).is_err()); // four pieces do not fit on three cells
+/// ```
 #[derive(Clone, Debug)]
 pub struct Ranker {
     cells: usize,

@@ -45,7 +45,14 @@ pub struct TierPosition {
 }
 
 impl TierPosition {
-    /// A position from a tier and an index.
+    /// A position from a tier and an index; it prints as `TIER:INDEX`.
+    ///
+    /// ```
+    /// use gamesman_plugin_api::{Tier, TierPosition};
+    /// let p = TierPosition::new(Tier(3), 17);
+    /// assert_eq!(p.to_string(), "3:17");
+    /// assert!(p < TierPosition::new(Tier(4), 0));
+    /// ```
     pub const fn new(tier: Tier, position: u64) -> Self {
         TierPosition { tier, position }
     }
@@ -90,6 +97,13 @@ impl Value {
     pub const DRAW: Value = Value(4);
 
     /// The value for the other player (win and lose swap; tie and draw stay).
+    ///
+    /// ```
+    /// use gamesman_plugin_api::Value;
+    /// assert_eq!(Value::WIN.invert(), Value::LOSE);
+    /// assert_eq!(Value::TIE.invert(), Value::TIE);
+    /// assert_eq!(Value::LOSE.to_string(), "lose");
+    /// ```
     pub const fn invert(self) -> Value {
         match self.0 {
             1 => Value::LOSE,

@@ -1,4 +1,4 @@
-//! Building C game modules with the exact `cc` commands the README documents: one for
+//! Building C game modules with the exact `cc` commands the book documents: one for
 //! a module written against `plugin-api/c/gamesman_plugin.h`, one (the issue's) for an
 //! unchanged GamesmanClassic module with the compatibility layer.
 //!
@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
-/// The README's command for a module written against `gamesman_plugin.h`.
+/// The book's command for a module written against `gamesman_plugin.h`.
 pub const HEADER_COMMAND: &str = "cc -O2 -shared -fPIC -I plugin-api/c {source} -o {output}";
 
-/// The README's (and the issue's) command for a GamesmanClassic module.
+/// The book's (and the issue's) command for a GamesmanClassic module.
 pub const CLASSIC_COMMAND: &str =
     "cc -O2 -shared -fPIC -DNO_GRAPHICS -I plugin-api/c/classic {source} plugin-api/c/classic/*.c -o {output}";
 

@@ -1,4 +1,4 @@
-//! End-to-end: game modules written in C, built with the README's `cc` commands and
+//! End-to-end: game modules written in C, built with the book's `cc` commands and
 //! driven through the real `host` and `validate` binaries exactly like Rust modules:
 //! the GamesmanClassic tic-tac-toe (plugins/c/mttt, unchanged Classic code with the
 //! compatibility layer, regular API only, so forward-only), the tier game written
@@ -306,16 +306,25 @@ fn a_c_module_loads_by_bare_name_next_to_the_host() {
 }
 
 #[test]
-fn the_readme_documents_both_c_builds() {
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).expect("README.md");
+fn the_book_documents_both_c_builds() {
+    let book = |chapter: &str| {
+        let path = workspace_root().join("docs/book/src/guide").join(chapter);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
     let classic = CLASSIC_COMMAND
         .replace("{source}", "mymodule.c")
         .replace("{output}", "libmymodule.so");
-    assert!(readme.contains(&classic), "README must show `{classic}`");
+    assert!(
+        book("classic.md").contains(&classic),
+        "the book's Classic chapter must show `{classic}`"
+    );
     let header = HEADER_COMMAND
         .replace("{source}", "mygame.c")
         .replace("{output}", "libmygame.so");
-    assert!(readme.contains(&header), "README must show `{header}`");
+    assert!(
+        book("c-modules.md").contains(&header),
+        "the book's C chapter must show `{header}`"
+    );
 }
 
 /// The offsets of `CModuleStruct`'s fields, by name.

@@ -5,8 +5,8 @@
 //! values, the computer answers with a best move, a Whirly level is solved with arrow
 //! keys, a WinBy game shows its margins, and the page fits a phone's width. Without
 //! Chromium and chromedriver the tests say so and pass, except when `CI` is set: CI
-//! must run them (`e2e_tests::browser`). `UPDATE_SCREENSHOT=1` writes the README's
-//! screenshot to docs/.
+//! must run them (`e2e_tests::browser`). `UPDATE_SCREENSHOT=1` writes the book's
+//! screenshot to docs/book/src/images/.
 
 use e2e_tests::browser::{colour, with_page, Page};
 use e2e_tests::serve::{encode, Server};
@@ -356,7 +356,7 @@ fn a_winby_game_shows_margins_and_fits_a_phone() {
                 png.len()
             );
             if std::env::var_os("UPDATE_SCREENSHOT").is_some() {
-                let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+                let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/book/src/images");
                 std::fs::create_dir_all(&docs).unwrap();
                 std::fs::write(docs.join("serve.png"), &png).unwrap();
             }

@@ -205,7 +205,7 @@ pub enum Command {
         #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
         header_timeout: f64,
         /// Seconds a request's module and database work may run before it fails with
-        /// 503 (the work itself runs on: see the README's Reliability section).
+        /// 503 (the work itself runs on: see the book's Serving and trust chapter).
         #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
         call_deadline: f64,
         /// The most positions a variant may have for /analysis to be computed.
@@ -296,9 +296,30 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff).
+    /// Print the man page (roff), or with --markdown the command-line reference.
     #[command(after_help = help::MAN)]
-    Man,
+    Man {
+        /// Print the reference as Markdown (the book's reference/cli.md) instead.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Start a new game module project: a small complete game in Rust or C that builds
+    /// with one command and passes `validate` and `solve` as it stands.
+    #[command(after_help = help::NEW)]
+    New {
+        /// The module's name: lower-case letters, digits and _ (it names the crate, the
+        /// library file and the database directory).
+        name: String,
+        /// The language of the project.
+        #[arg(long, value_enum, default_value_t = crate::cli::new::Lang::Rust)]
+        lang: crate::cli::new::Lang,
+        /// A tiered game with undo moves and a symmetry instead of a one-tier game.
+        #[arg(long)]
+        tiers: bool,
+        /// The project directory to create (default: ./NAME); it must not exist.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -361,7 +382,8 @@ impl Command {
             | Command::Serve { .. }
             | Command::Db(_)
             | Command::Completions { .. }
-            | Command::Man => false,
+            | Command::Man { .. }
+            | Command::New { .. } => false,
         }
     }
 }

@@ -50,7 +50,7 @@ pub enum Exit {
     Solve,
 }
 
-/// Every exit code with its meaning, for `--help`, the man page and the README.
+/// Every exit code with its meaning, for `--help`, the man page and the book.
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0  success

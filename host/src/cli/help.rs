@@ -138,7 +138,17 @@ Examples:
 pub const MAN: &str = "\
 Examples:
   host man > host.1 && man ./host.1
-  host man > ~/.local/share/man/man1/host.1";
+  host man > ~/.local/share/man/man1/host.1
+  host man --markdown > docs/book/src/reference/cli.md";
+
+/// After `new --help`.
+pub const NEW: &str = "\
+Examples:
+  host new mygame                         a Rust crate in ./mygame: cargo build --release
+  host new mygame --tiers                 the tiered template (undo moves, symmetry)
+  host new mygame --lang c --dir ~/src/mygame   a C module with a Makefile: make
+
+The directory must not exist: host new never writes into an existing one.";
 
 #[cfg(test)]
 mod tests {

@@ -30,6 +30,7 @@ pub mod export;
 pub mod help;
 pub mod install;
 pub mod list;
+pub mod new;
 pub mod play;
 pub mod query;
 pub mod serve;
