@@ -14,11 +14,13 @@
 //! counters; results do not depend on the thread count. This file must not touch
 //! databases or presentation.
 
+use super::children::ChildTier;
 use super::counters::{status, Cell, Counters, Status, NARROW_MOVES};
-use super::frontier::{Bits, ChildFrontier, Level};
+use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
 pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{for_each_parents_warmed, ParentMode, ParentSource, ReverseGraph};
+use super::runs::LevelRuns;
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
@@ -105,7 +107,7 @@ pub type Note<'a> = &'a (dyn Fn(&str) + Sync);
 pub fn solve_tier(
     game: &GameHandle,
     node: &TierNode,
-    children: &[ChildFrontier],
+    children: &[ChildTier],
     mode: ParentMode,
     tick: Tick<'_>,
     note: Note<'_>,
@@ -349,7 +351,7 @@ struct Levels<'a, 'b> {
     node: &'a TierNode,
     state: &'a TierState,
     flow: Flow,
-    children: &'a [ChildFrontier],
+    children: &'a [ChildTier],
     /// Positions of the tier decided at the level being sent on.
     now: &'b mut Bits,
     /// Positions of the tier decided at the next level.
@@ -395,12 +397,17 @@ impl Levels<'_, '_> {
                 phase,
                 next: self.next,
             };
-            for cf in self.children {
-                let level = match phase {
-                    Phase::WinLose => cf.wins_losses(r),
-                    Phase::Tie => cf.ties(r),
-                };
-                send.level(cf.tier, level, |i| cf.records.packed(i))?;
+            for child in self.children {
+                match child {
+                    ChildTier::Whole(cf) => {
+                        let level = match phase {
+                            Phase::WinLose => cf.wins_losses(r),
+                            Phase::Tie => cf.ties(r),
+                        };
+                        send.level(cf.tier, level, |i| cf.records.packed(i))?;
+                    }
+                    ChildTier::Streamed(s) => send.runs(&s.runs)?,
+                }
             }
             if own {
                 let state = self.state;
@@ -457,6 +464,28 @@ impl<C: Cell> Send<'_, C> {
                 },
             ),
         }
+    }
+
+    /// A level of a streamed child tier: its wins and losses (or ties) at `r`, read
+    /// from its runs a segment at a time. Within a level the updates commute, so
+    /// sending wins before losses decides every parent as the sorted level does.
+    fn runs(&self, runs: &LevelRuns) -> Result<(), SolveError> {
+        let values: &[Value] = match self.phase {
+            Phase::WinLose => &[Value::WIN, Value::LOSE],
+            Phase::Tie => &[Value::TIE],
+        };
+        let mut buf = Vec::new();
+        for &v in values {
+            let packed = pack(v, self.r);
+            runs.for_each_segment(v, self.r, &mut buf, |positions| {
+                positions
+                    .par_chunks(PARENT_CHUNK)
+                    .try_for_each_init(ParentBuffers::default, |bufs, chunk| {
+                        self.chunk(runs.tier, chunk, bufs, &|_| packed)
+                    })
+            })?;
+        }
+        Ok(())
     }
 
     /// The tier's own positions marked in `bits`.
