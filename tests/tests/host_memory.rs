@@ -62,7 +62,7 @@ fn a_solve_that_cannot_fit_is_refused_with_the_figures() {
     // Tier 29, 2^40 positions: 2 B records, 1 B counters (at most 3 moves a position),
     // two frontier bitmaps of 1 bit a position.
     assert!(e.contains("solving tier 29 (29) needs about"), "{e}");
-    assert!(e.contains("even solved streamed, the leanest way"), "{e}");
+    assert!(e.contains("even solved compact, the leanest way"), "{e}");
     assert!(
         e.contains("records 2.00 TiB, child counters 1.00 TiB, frontier 256.00 GiB"),
         "{e}"

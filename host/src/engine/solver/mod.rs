@@ -27,7 +27,7 @@ use crate::engine::db::{Database, DbError, TierMeta, TierStatus};
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::record::{Record, TierRecords};
 use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
-use children::{ChildTier, Streamed};
+use children::{streamed, ChildCache, ChildTier};
 use frontier::ChildFrontier;
 use gamesman_plugin_api::{Tier, TierPosition};
 use plan::SolveMode;
@@ -238,8 +238,8 @@ pub struct TierMemory {
     pub mode: &'static str,
     /// The planner's estimate of the peak while it was solved.
     pub estimated_bytes: u64,
-    /// The process's resident peak while it was solved (with the other tiers of its
-    /// group), where the system tells it.
+    /// The process's resident high-water mark once it was solved (since the solve
+    /// started: the peak of this tier or of one before it), where the system tells it.
     pub measured_bytes: Option<u64>,
 }
 
@@ -326,15 +326,14 @@ pub fn solve(
         groups.extend(big.into_iter().map(|n| vec![n]));
         for group in groups {
             let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
-            plan::reset_peak();
             loop {
                 match solve_group(game, db, &group, &modes, &mut cache, options, progress) {
                     // Out of memory with a leaner way left: the tier is tried again
                     // that way (nothing of it was stored).
                     Err(SolveError::Memory(e @ memory::MemoryError::Allocation { .. }))
-                        if group.len() == 1 && modes[0].leaner().is_some() =>
+                        if group.len() == 1 && modes[0].leaner_for(game).is_some() =>
                     {
-                        let leaner = modes[0].leaner().expect("checked");
+                        let leaner = modes[0].leaner_for(game).expect("checked");
                         log::warn!("{e}; solving it again {leaner}");
                         modes[0] = leaner;
                     }
@@ -448,79 +447,6 @@ pub fn report(
 /// their parents (they are read back from the database when a parent needs them).
 pub const BIG_TIER: u64 = 1 << 20;
 
-/// Solved tiers held in memory, with their frontiers, or spilled into level runs, for
-/// the parents that still need them.
-struct ChildCache<'a> {
-    db: &'a dyn Database,
-    graph: &'a TierGraph,
-    loaded: HashMap<Tier, ChildFrontier>,
-    streamed: HashMap<Tier, Arc<Streamed>>,
-    /// Unsolved parents left per tier.
-    waiting: HashMap<Tier, usize>,
-}
-
-impl ChildCache<'_> {
-    /// Child tier `tier` for a parent solved in `mode` (a tier already in memory is
-    /// used as it is).
-    fn get(&mut self, tier: Tier, mode: SolveMode) -> Result<ChildTier, SolveError> {
-        if let Some(f) = self.loaded.get(&tier) {
-            return Ok(ChildTier::Whole(f.clone()));
-        }
-        let node = self.graph.get(tier).expect("children are in the graph");
-        match mode {
-            SolveMode::Whole => {
-                let f = ChildFrontier::new(tier, self.db.load_tier(&meta_of(node))?);
-                self.loaded.insert(tier, f.clone());
-                Ok(ChildTier::Whole(f))
-            }
-            SolveMode::Streamed => {
-                if let Some(s) = self.streamed.get(&tier) {
-                    return Ok(ChildTier::Streamed(s.clone()));
-                }
-                let s = Arc::new(streamed(self.db, node)?);
-                self.streamed.insert(tier, s.clone());
-                Ok(ChildTier::Streamed(s))
-            }
-        }
-    }
-
-    /// A parent of `tier` is solved; forget the tier once no parent needs it.
-    fn release(&mut self, tier: Tier) {
-        if let Some(left) = self.waiting.get_mut(&tier) {
-            *left = left.saturating_sub(1);
-            if *left == 0 {
-                self.loaded.remove(&tier);
-                self.streamed.remove(&tier);
-            }
-        }
-    }
-
-    /// Keeps a freshly solved small tier for its parents.
-    fn offer(&mut self, tier: Tier, records: TierRecords) {
-        if self.waiting.get(&tier).copied().unwrap_or(0) > 0 && (records.len() as u64) < BIG_TIER {
-            self.loaded
-                .insert(tier, ChildFrontier::new(tier, Arc::new(records)));
-        }
-    }
-}
-
-/// A stored child tier spilled into level runs beside the database, with a reader of
-/// its records through a bounded cache.
-fn streamed(db: &dyn Database, node: &TierNode) -> Result<Streamed, SolveError> {
-    let meta = meta_of(node);
-    let runs = runs::LevelRuns::spill(db, &meta, db.scratch_dir().as_deref())?;
-    log::debug!(
-        "tier {} ({}): {} of level runs",
-        node.tier,
-        node.name,
-        memory::bytes(runs.bytes)
-    );
-    Ok(Streamed {
-        runs,
-        records: db.open_records(&meta, plan::VERIFY_CACHE)?,
-    })
-}
-
 /// Solves `nodes` (independent tiers) side by side, each in its way, and stores them.
 fn solve_group(
     game: &GameHandle,
@@ -543,7 +469,10 @@ fn solve_group(
     let solved: Vec<TierRecords> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
-        .map(|(node, kids)| solve_and_store_with(game, db, node, kids, options, progress))
+        .zip(modes.par_iter())
+        .map(|((node, kids), &mode)| {
+            solve_and_store_with(game, db, node, kids, mode, options, progress)
+        })
         .collect::<Result<_, _>>()?;
     for n in nodes {
         for &c in &n.children {
@@ -590,15 +519,17 @@ pub fn solve_and_store(
                     SolveMode::Whole => {
                         ChildTier::Whole(ChildFrontier::new(c, db.load_tier(&meta_of(child))?))
                     }
-                    SolveMode::Streamed => ChildTier::Streamed(Arc::new(streamed(db, child)?)),
+                    SolveMode::Streamed | SolveMode::Compact => {
+                        ChildTier::Streamed(Arc::new(streamed(db, child)?))
+                    }
                 })
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
-        match solve_and_store_with(game, db, node, kids, options, progress) {
+        match solve_and_store_with(game, db, node, kids, mode, options, progress) {
             Err(SolveError::Memory(e @ memory::MemoryError::Allocation { .. }))
-                if mode.leaner().is_some() =>
+                if mode.leaner_for(game).is_some() =>
             {
-                mode = mode.leaner().expect("checked");
+                mode = mode.leaner_for(game).expect("checked");
                 log::warn!("{e}; solving it again {mode}");
             }
             other => return other,
@@ -614,6 +545,7 @@ pub fn solve_and_store_with(
     db: &dyn Database,
     node: &TierNode,
     children: Vec<ChildTier>,
+    mode: SolveMode,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<TierRecords, SolveError> {
@@ -624,6 +556,7 @@ pub fn solve_and_store_with(
         node,
         &children,
         options.parents,
+        mode == SolveMode::Compact,
         &|k| progress.advance(node, k),
         &|what| progress.note(node, what),
     )?;
@@ -646,10 +579,12 @@ pub fn solve_one(
     node: &TierNode,
     children: &[ChildTier],
     mode: parents::ParentMode,
+    merged: bool,
     tick: retrograde::Tick<'_>,
     note: retrograde::Note<'_>,
 ) -> Result<TierRecords, SolveError> {
-    let (mut records, state) = retrograde::solve_tier(game, node, children, mode, tick, note)?;
+    let (mut records, state) =
+        retrograde::solve_tier(game, node, children, mode, merged, tick, note)?;
     if game.supports_winby() {
         records.winby = Some(winby::winby_pass(
             game,

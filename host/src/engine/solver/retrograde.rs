@@ -15,7 +15,7 @@
 //! databases or presentation.
 
 use super::children::ChildTier;
-use super::counters::{status, Cell, Counters, Status, NARROW_MOVES};
+use super::counters::{status, Cell, Counters, Status, MERGED_MOVES, NARROW_MOVES};
 use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
 pub use super::parents::{for_each_parents, ParentBuffers};
@@ -109,6 +109,7 @@ pub fn solve_tier(
     node: &TierNode,
     children: &[ChildTier],
     mode: ParentMode,
+    merged: bool,
     tick: Tick<'_>,
     note: Note<'_>,
 ) -> Result<(TierRecords, TierState), SolveError> {
@@ -117,7 +118,11 @@ pub fn solve_tier(
     let keep_turns = winby || flow == Flow::ByTurn;
     let n =
         usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
-    let counters = if game.properties().max_moves <= NARROW_MOVES {
+    // Counters merged into the records save a byte (or four) a position; each
+    // update is then one compare-and-swap on one cell.
+    let counters = if merged && game.properties().max_moves <= MERGED_MOVES {
+        Counters::Merged
+    } else if game.properties().max_moves <= NARROW_MOVES {
         Counters::Narrow(filled(game, node, "child counters", n, AtomicU8::zero)?)
     } else {
         Counters::Wide(filled(game, node, "child counters", n, AtomicU32::zero)?)
@@ -153,6 +158,7 @@ pub fn solve_tier(
     let edges = match &state.counters {
         Counters::Narrow(c) => scan(game, node, &state, c, &now, tick)?,
         Counters::Wide(c) => scan(game, node, &state, c, &now, tick)?,
+        Counters::Merged => scan(game, node, &state, &state.records, &now, tick)?,
     };
     let mut state = state;
     if use_graph(game, mode)? {
@@ -172,6 +178,7 @@ pub fn solve_tier(
     match &state.counters {
         Counters::Narrow(c) => levels.both_phases(c)?,
         Counters::Wide(c) => levels.both_phases(c)?,
+        Counters::Merged => levels.both_phases(&state.records)?,
     }
     drop((now, next));
 
@@ -180,6 +187,7 @@ pub fn solve_tier(
     match &counters {
         Counters::Narrow(c) => finish(&state.records, c),
         Counters::Wide(c) => finish(&state.records, c),
+        Counters::Merged => finish(&state.records, &state.records),
     }
     drop(counters);
     let values: Vec<u16> = if winby {
@@ -328,7 +336,12 @@ fn build_graph(
             estimate.div_ceil(1 << 20)
         ));
     }
-    let inner = |i: u64| matches!(state.counters.status(i as usize), Status::Open(_));
+    let inner = |i: u64| {
+        matches!(
+            state.counters.status(&state.records, i as usize),
+            Status::Open(_)
+        )
+    };
     let graph = ReverseGraph::build(game, node, &inner, &child_tiers)?;
     log::debug!(
         "tier {}: reverse graph built, {} moves, {} bytes",
