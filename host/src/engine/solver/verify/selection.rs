@@ -160,7 +160,7 @@ mod tests {
             "{}",
             r.len()
         );
-        assert!(r.len() as u64 % SAMPLE_RUN == 0 && !r.is_empty());
+        assert!((r.len() as u64).is_multiple_of(SAMPLE_RUN) && !r.is_empty());
         assert!(r
             .chunks(SAMPLE_RUN as usize)
             .all(|c| c[0] % SAMPLE_RUN == 0 && c.windows(2).all(|w| w[1] == w[0] + 1)));
