@@ -202,6 +202,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             parents,
             no_wait,
             memory_limit,
+            solve_mode,
+            plan,
             ignore_memory_check,
             verify,
             seed,
@@ -219,6 +221,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         limit: memory_limit,
                         ignore: ignore_memory_check,
                         reverse_graph: false,
+                        forced: solve_mode,
                     },
                     verify,
                     seed,
@@ -235,6 +238,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 },
                 reachable,
                 json,
+                plan,
             };
             cli::solve::run(&game, module.info.api_version.as_str(), &choice, &args)?;
         }

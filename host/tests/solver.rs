@@ -512,3 +512,91 @@ fn damaged_tier_files_are_detected_and_solved_again() {
     assert_eq!(read_all(), original);
     assert_eq!(repaired.initial_record.value, Value::TIE);
 }
+
+/// Every tier file of a `file:` database directory, by name.
+fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in std::fs::read_dir(dir).unwrap().flatten() {
+        for f in std::fs::read_dir(sub.path()).unwrap().flatten() {
+            let name = f.file_name().to_string_lossy().to_string();
+            out.push((name, std::fs::read(f.path()).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_way_of_solving_stores_the_same_files_on_any_thread_count() {
+    use solver::plan::SolveMode;
+    let mut rng = Rng(0x005e_ed39);
+    let mut games = vec![
+        GameHandle::from_static::<MttTier>("regular").unwrap(),
+        GameHandle::from_static::<MttTier>("symmetric").unwrap(),
+    ];
+    // Two-player, go-again and puzzle games with loops, and WinBy games (loop-free and
+    // loopy): every kind of flow and pass through the streamed children.
+    for case in 0..24 {
+        let name = format!("modes{case}");
+        let (players, go_again, winby) = match case % 4 {
+            0 => (2, false, false),
+            1 => (2, true, false),
+            2 => (1, false, false),
+            _ => (2, case % 8 == 3, true),
+        };
+        register(
+            &name,
+            random_graph(
+                &mut rng,
+                players,
+                go_again,
+                case % 4 != 3 || case % 8 == 7,
+                winby,
+            ),
+        );
+        games.push(GameHandle::from_static::<GraphGame>(&name).unwrap());
+    }
+    for game in games {
+        let run = |threads, mode| {
+            let dir = tempfile::tempdir().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut options = SolveOptions::default();
+            options.memory.forced = Some(mode);
+            options.verify = solver::verify::VerifyMode::Full;
+            let report = pool.install(|| {
+                let db = db::open(&format!("file:{}", dir.path().display()), &key(&game)).unwrap();
+                solver::solve(&game, db.as_ref(), &options, &Silent).unwrap()
+            });
+            assert!(
+                report.memory.iter().all(|t| t.mode == mode.name()),
+                "{game:?}"
+            );
+            assert_eq!(report.memory.len(), report.tiers_solved, "{game:?}");
+            // The level runs' scratch files are gone with the solve.
+            let left: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+                .map(|f| f.file_name().to_string_lossy().to_string())
+                .filter(|n| !n.ends_with(".gz"))
+                .collect();
+            assert!(left.is_empty(), "{game:?}: {left:?}");
+            files_of(dir.path())
+        };
+        let want = run(1, SolveMode::Whole);
+        assert!(!want.is_empty());
+        for threads in [1, 2] {
+            assert!(
+                run(threads, SolveMode::Streamed) == want,
+                "{game:?} streamed, {threads} threads"
+            );
+        }
+        assert!(
+            run(2, SolveMode::Whole) == want,
+            "{game:?} whole, 2 threads"
+        );
+    }
+}

@@ -190,7 +190,15 @@ fn check(
     own: &TierRecords,
     kids: &[(Tier, Arc<TierRecords>)],
 ) -> Result<u64, verify::VerifyError> {
-    let refs: Vec<(Tier, &TierRecords)> = kids.iter().map(|(t, r)| (*t, r.as_ref())).collect();
+    let refs: Vec<(Tier, &dyn gamesman_host::engine::db::RecordSource)> = kids
+        .iter()
+        .map(|(t, r)| {
+            (
+                *t,
+                r.as_ref() as &dyn gamesman_host::engine::db::RecordSource,
+            )
+        })
+        .collect();
     verify::check_tier(
         game,
         graph.get(t).unwrap(),

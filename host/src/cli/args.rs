@@ -91,10 +91,20 @@ pub enum Command {
         /// for it to finish).
         #[arg(long)]
         no_wait: bool,
-        /// Memory the solve may use (512M, 8G, ...) instead of what the machine reports
-        /// available; a solve whose estimated peak is larger is refused before it starts.
+        /// The memory budget (512M, 8G, ...; default 90% of the machine's memory): each
+        /// tier is solved in the fastest way that fits it; a solve that does not fit
+        /// even in the leanest way is refused before it starts.
         #[arg(long, value_name = "SIZE", value_parser = solver::memory::parse_size)]
         memory_limit: Option<u64>,
+        /// Solve every tier in this way instead of the fastest that fits the budget:
+        /// whole (child tiers in memory) or streamed (child tiers read a level at a
+        /// time from scratch files). Every way stores the same files.
+        #[arg(long, value_name = "MODE")]
+        solve_mode: Option<solver::plan::SolveMode>,
+        /// Print the plan (each tier's way of solving and estimated peak) without
+        /// solving anything.
+        #[arg(long, conflicts_with = "reachable")]
+        plan: bool,
         /// Solve even when the estimated peak memory exceeds what is available.
         #[arg(long)]
         ignore_memory_check: bool,

@@ -202,6 +202,7 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
             // A record that does not follow from its children: the database is wrong.
             DbVerifyError::Missing { .. }
             | DbVerifyError::Db { .. }
+            | DbVerifyError::Verify(VerifyError::Read { .. })
             | DbVerifyError::Verify(VerifyError::Mismatch(_)) => Exit::Database,
         });
     }

@@ -23,6 +23,8 @@ pub struct SolveArgs {
     pub reachable: bool,
     /// Print the summary as JSON.
     pub json: bool,
+    /// Print the memory plan instead of solving.
+    pub plan: bool,
 }
 
 /// The initial position in a summary.
@@ -86,6 +88,27 @@ pub struct SolveSummary {
     pub reachable: Option<ReachableSummary>,
     /// The initial position and its record.
     pub initial: InitialSummary,
+    /// The memory budget the tiers were planned against, in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_bytes: Option<u64>,
+    /// Each tier solved in this run: its way of solving, the estimated and the
+    /// measured peak.
+    pub memory: Vec<solver::TierMemory>,
+}
+
+/// The plan `solve --plan --json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanSummary {
+    /// The largest estimated peak of any tier.
+    pub peak_bytes: u64,
+    /// The budget planned against.
+    pub budget_bytes: Option<u64>,
+    /// Where the budget comes from.
+    pub budget_source: Option<String>,
+    /// Whether every tier fits the budget.
+    pub fits: bool,
+    /// Every tier of the scope, in the order a solve takes them.
+    pub tiers: Vec<solver::plan::TierPlan>,
 }
 
 /// Builds the summary of `report`.
@@ -109,6 +132,8 @@ pub fn summary(
         seconds: report.elapsed.as_secs_f64(),
         partial: None,
         reachable: None,
+        budget_bytes: report.budget,
+        memory: report.memory.clone(),
         initial: InitialSummary {
             position: game.position_to_text(start)?,
             tier: start.tier.0,
@@ -170,6 +195,9 @@ pub fn run(
     choice: &DbChoice,
     args: &SolveArgs,
 ) -> anyhow::Result<()> {
+    if args.plan {
+        return print_plan(game, args);
+    }
     #[cfg(feature = "mpi")]
     if crate::mpi::launched() {
         if args.reachable {
@@ -246,5 +274,72 @@ fn print(
     } else {
         out!("{}", text(game, &s, report))?;
     }
+    Ok(())
+}
+
+/// Prints the memory plan of every tier of the scope (as a solve into an empty
+/// database would take them), without opening the database or solving anything.
+fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
+    let graph = solver::graph_of(game, &args.options.scope)?;
+    let memory = solver::memory_check(game, &args.options);
+    let plan = solver::plan::plan(
+        game,
+        &graph,
+        &|_| true,
+        rayon::current_num_threads(),
+        solver::BIG_TIER,
+        &memory,
+    );
+    let s = PlanSummary {
+        peak_bytes: plan.peak(),
+        budget_bytes: plan.budget.as_ref().map(|b| b.bytes),
+        budget_source: plan.budget.as_ref().map(|b| b.source.clone()),
+        fits: plan.tiers.iter().all(|t| t.fits),
+        tiers: plan.tiers.clone(),
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&s)?)?;
+        return Ok(());
+    }
+    let b = solver::memory::bytes;
+    let mut text = format!(
+        "plan for {} ({}), {}: {} tiers, {} threads, peak about {}{}\n",
+        game.module_name(),
+        game.variant(),
+        args.options.scope,
+        count(s.tiers.len() as u64),
+        rayon::current_num_threads(),
+        b(s.peak_bytes),
+        plan.budget.as_ref().map_or(String::new(), |x| format!(
+            ", budget {} ({})",
+            b(x.bytes),
+            x.source
+        ))
+    );
+    let width = s.tiers.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    for t in &s.tiers {
+        text.push_str(&format!(
+            "  {:width$}  {:8}  {:>12}{}\n",
+            t.name,
+            t.mode.name(),
+            b(t.peak_bytes),
+            if t.fits { "" } else { "  does not fit" }
+        ));
+    }
+    let over: Vec<&str> = s
+        .tiers
+        .iter()
+        .filter(|t| !t.fits)
+        .map(|t| t.name.as_str())
+        .collect();
+    if !over.is_empty() {
+        text.push_str(&format!(
+            "{} of {} tiers do not fit the budget even in the leanest way: {}\n",
+            over.len(),
+            s.tiers.len(),
+            over.join(", ")
+        ));
+    }
+    out!("{text}")?;
     Ok(())
 }

@@ -135,8 +135,10 @@ pub fn verify_database(
                 };
                 kids.push((c, r));
             }
-            let refs: Vec<(Tier, &TierRecords)> =
-                kids.iter().map(|(t, r)| (*t, r.as_ref())).collect();
+            let refs: Vec<(Tier, &dyn crate::engine::db::RecordSource)> = kids
+                .iter()
+                .map(|(t, r)| (*t, r.as_ref() as &dyn crate::engine::db::RecordSource))
+                .collect();
             verify::check_tier(
                 game,
                 node,

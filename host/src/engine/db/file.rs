@@ -36,8 +36,8 @@ pub use reader::TierReader;
 use super::net::Remote;
 use super::sparse::{self, ReachableReader};
 use super::{
-    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, StoredTier, TierMeta,
-    TierStatus,
+    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, RecordSource,
+    StoredTier, TierMeta, TierStatus,
 };
 use crate::engine::marks::Marks;
 use crate::engine::record::{Record, TierRecords};
@@ -264,7 +264,7 @@ impl FileDb {
             )
         } else {
             let r = TierReader::open_source(label, source)?;
-            r.read_all()?;
+            r.check()?;
             (
                 r.header.game.clone(),
                 r.header.variant.clone(),
@@ -386,6 +386,27 @@ impl Database for FileDb {
 
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
         self.bounded(|| self.load_tier_here(meta))
+    }
+
+    fn for_each_block(
+        &self,
+        meta: &TierMeta,
+        visit: &mut dyn FnMut(u64, &[u16]) -> DbResult<()>,
+    ) -> DbResult<()> {
+        self.bounded(|| {
+            self.full_reader(meta)?
+                .for_each_block(&mut |first, block| visit(first, &block.values))
+        })
+    }
+
+    fn open_records(&self, meta: &TierMeta, cache_bytes: u64) -> DbResult<Arc<dyn RecordSource>> {
+        Ok(Arc::new(
+            self.full_reader(meta)?.with_cache_bytes(cache_bytes),
+        ))
+    }
+
+    fn scratch_dir(&self) -> Option<PathBuf> {
+        self.remote.is_none().then(|| self.dir.clone())
     }
 
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()> {
@@ -519,7 +540,7 @@ impl FileDb {
             if let Err(e) = self.check_header(&r.header, meta) {
                 return Ok(Err(e));
             }
-            r.read_all()?;
+            r.check()?;
             Ok(Ok(()))
         };
         Ok(match check() {
@@ -532,14 +553,7 @@ impl FileDb {
 
     /// `load_tier` without a deadline of its own.
     fn load_tier_here(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>> {
-        let Some((path, source)) = self.source(meta.tier)? else {
-            return Err(corrupt(&self.tier_path(meta.tier), "not stored"));
-        };
-        self.require_full(&path, source.as_ref())?;
-        let r = TierReader::open_source(&path, source)?;
-        self.check_header(&r.header, meta)
-            .map_err(|e| corrupt(&path, e))?;
-        Ok(Arc::new(r.read_all()?))
+        Ok(Arc::new(self.full_reader(meta)?.read_all()?))
     }
 
     /// `verify_reachable_tier` without a deadline of its own.
@@ -579,6 +593,18 @@ impl FileDb {
             }),
             None => Err(corrupt(&path, "not stored")),
         }
+    }
+
+    /// A reader of a stored full tier, its header checked against `meta`.
+    fn full_reader(&self, meta: &TierMeta) -> DbResult<TierReader> {
+        let Some((path, source)) = self.source(meta.tier)? else {
+            return Err(corrupt(&self.tier_path(meta.tier), "not stored"));
+        };
+        self.require_full(&path, source.as_ref())?;
+        let r = TierReader::open_source(&path, source)?;
+        self.check_header(&r.header, meta)
+            .map_err(|e| corrupt(&path, e))?;
+        Ok(r)
     }
 
     /// `lookup` without a deadline of its own.

@@ -211,6 +211,24 @@ pub enum TierStatus {
     Corrupt(String),
 }
 
+/// Random access to one stored tier's records, for readers that must not hold the
+/// tier whole (verification of a tier solved with its children streamed).
+pub trait RecordSource: Send + Sync {
+    /// Number of positions.
+    fn positions(&self) -> u64;
+    /// The record of position `i` (below `positions`).
+    fn record(&self, i: u64) -> DbResult<Record>;
+}
+
+impl RecordSource for TierRecords {
+    fn positions(&self) -> u64 {
+        self.len() as u64
+    }
+    fn record(&self, i: u64) -> DbResult<Record> {
+        Ok(self.get(i))
+    }
+}
+
 /// A store of solved tiers.
 pub trait Database: Send + Sync {
     /// A short description (`file:/home/me/.local/share/gamesman/mtttier_regular_tierdb`).
@@ -221,6 +239,28 @@ pub trait Database: Send + Sync {
     fn has_tier(&self, tier: Tier) -> DbResult<bool>;
     /// Every record of a stored tier.
     fn load_tier(&self, meta: &TierMeta) -> DbResult<Arc<TierRecords>>;
+    /// The packed records of a stored full tier in index order, a block at a time
+    /// (`visit` gets the index of each block's first record), the checksum verified
+    /// once all were read. Default: the tier loaded whole, passed as one block.
+    fn for_each_block(
+        &self,
+        meta: &TierMeta,
+        visit: &mut dyn FnMut(u64, &[u16]) -> DbResult<()>,
+    ) -> DbResult<()> {
+        let records = self.load_tier(meta)?;
+        visit(0, &records.values)
+    }
+    /// Random access to a stored full tier's records, decoded blocks kept in a cache
+    /// of about `cache_bytes` (least recently used evicted). Default: the tier loaded
+    /// whole.
+    fn open_records(&self, meta: &TierMeta, _cache_bytes: u64) -> DbResult<Arc<dyn RecordSource>> {
+        Ok(self.load_tier(meta)?)
+    }
+    /// A directory for a solve's scratch files (removed as they are made, so a killed
+    /// solve leaves none), on the database's own disk; `None`: the system's.
+    fn scratch_dir(&self) -> Option<PathBuf> {
+        None
+    }
     /// Stores a tier, atomically: either the whole tier is stored or nothing changes.
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()>;
     /// One record, or `None` when its tier is not stored. Does not read a whole tier.

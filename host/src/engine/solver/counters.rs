@@ -5,7 +5,8 @@
 //!
 //! This file only holds counters; it never decides a value.
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::*};
+use crate::engine::record::MAX_REMOTENESS;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::*};
 
 /// The most moves a game may have for one-byte counters (254 and 255 are the marks).
 pub const NARROW_MOVES: u32 = 253;
@@ -68,12 +69,67 @@ impl Cell for AtomicU32 {
     }
 }
 
-/// The counters of a tier, one or four bytes each.
+/// The most moves a game may have for counters merged into records (two 13-bit
+/// codes above every count are the marks).
+pub const MERGED_MOVES: u32 = MAX_REMOTENESS - 2;
+
+/// What a merged cell holds from the moment it is marked decided until the solver
+/// stores the record (the next store of the same thread): any decided value.
+const PLACEHOLDER: u16 = 1 << 13;
+
+/// The logical counter of a merged cell's raw bits.
+#[inline]
+fn merged(raw: u16) -> u32 {
+    if raw >> 13 == 0 {
+        raw as u32
+    } else {
+        <AtomicU16 as Cell>::DECIDED
+    }
+}
+
+/// A record and counter in one cell: while the value bits are `UNDECIDED` (0), the
+/// low 13 bits count children (or are `SKIP`); a decided position's cell is its
+/// packed record, which the solver stores right after marking it decided.
+impl Cell for AtomicU16 {
+    const SKIP: u32 = MAX_REMOTENESS;
+    const DECIDED: u32 = MAX_REMOTENESS - 1;
+    fn zero() -> Self {
+        AtomicU16::new(0)
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        merged(self.load(Relaxed))
+    }
+    #[inline]
+    fn put(&self, v: u32) {
+        self.store(raw_of(v), Relaxed)
+    }
+    #[inline]
+    fn cas(&self, cur: u32, new: u32) -> Result<u32, u32> {
+        self.compare_exchange_weak(raw_of(cur), raw_of(new), AcqRel, Relaxed)
+            .map(merged)
+            .map_err(merged)
+    }
+}
+
+/// The raw bits of a logical merged counter.
+#[inline]
+fn raw_of(v: u32) -> u16 {
+    if v == <AtomicU16 as Cell>::DECIDED {
+        PLACEHOLDER
+    } else {
+        v as u16
+    }
+}
+
+/// The counters of a tier, one or four bytes each, or merged into its records.
 pub enum Counters {
     /// One byte a position.
     Narrow(Vec<AtomicU8>),
     /// Four bytes a position.
     Wide(Vec<AtomicU32>),
+    /// In the records (`Cell for AtomicU16`).
+    Merged,
 }
 
 /// What a counter says about its position.
@@ -107,25 +163,13 @@ impl Counters {
         }
     }
 
-    /// Number of positions.
-    pub fn len(&self) -> usize {
-        match self {
-            Counters::Narrow(v) => v.len(),
-            Counters::Wide(v) => v.len(),
-        }
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// What position `i`'s counter says.
+    /// What position `i`'s counter says (`records`: the cells of merged counters).
     #[inline]
-    pub fn status(&self, i: usize) -> Status {
+    pub fn status(&self, records: &[AtomicU16], i: usize) -> Status {
         match self {
             Counters::Narrow(v) => status(&v[i]),
             Counters::Wide(v) => status(&v[i]),
+            Counters::Merged => status(&records[i]),
         }
     }
 }
@@ -148,5 +192,28 @@ mod tests {
         assert_eq!(status(&w), Status::Open(300));
         assert_eq!(Counters::width(44), 1);
         assert_eq!(Counters::width(254), 4);
+    }
+
+    #[test]
+    fn a_merged_cell_counts_until_its_record_is_stored() {
+        use crate::engine::record::pack;
+        use gamesman_plugin_api::Value;
+        let c = AtomicU16::zero();
+        c.put(MERGED_MOVES);
+        assert_eq!(status(&c), Status::Open(MERGED_MOVES));
+        assert_eq!(c.cas(MERGED_MOVES, 3), Ok(MERGED_MOVES));
+        assert_eq!(status(&c), Status::Open(3));
+        c.put(AtomicU16::SKIP);
+        assert_eq!(status(&c), Status::Skip);
+        assert_eq!(c.load(Relaxed), 0x1fff);
+        c.put(1);
+        while c.cas(1, AtomicU16::DECIDED).is_err() {}
+        assert_eq!(status(&c), Status::Decided);
+        // Every decided record reads as decided, whatever its remoteness.
+        for v in [Value::WIN, Value::LOSE, Value::TIE, Value::DRAW] {
+            c.store(pack(v, MAX_REMOTENESS), Relaxed);
+            assert_eq!(status(&c), Status::Decided);
+            assert!(c.cas(1, 0).is_err());
+        }
     }
 }

@@ -1,5 +1,5 @@
-//! Memory: what solving each tier needs at its peak, what the machine has, and the
-//! refusal to start a solve that cannot fit (with the figures and how to override);
+//! Memory: what solving a tier's own arrays needs at its peak, what the machine has
+//! (the planner in `plan` picks each tier's way of solving from these);
 //! and the allocation of the big per-tier arrays with `try_reserve`, so running out
 //! while solving ends with a message naming the tier instead of an abort.
 //!
@@ -9,10 +9,9 @@
 
 use super::SolveError;
 use crate::engine::game::GameHandle;
-use crate::engine::tier::{TierGraph, TierNode};
+use crate::engine::tier::TierNode;
 use gamesman_plugin_api::Tier;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 
 /// How the memory check runs.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +23,9 @@ pub struct MemoryCheck {
     /// Whether tiers are solved through a reverse graph (set by the solver from
     /// `SolveOptions::parents` and the module).
     pub reverse_graph: bool,
+    /// One way of solving for every tier instead of the fastest that fits
+    /// (`--solve-mode`).
+    pub forced: Option<super::plan::SolveMode>,
 }
 
 /// Why memory stopped a solve.
@@ -31,12 +33,14 @@ pub struct MemoryCheck {
 pub enum MemoryError {
     /// The estimate exceeds what is available: nothing was solved.
     #[error(
-        "solving tier {tier} ({name}) needs about {} at its peak ({}), but {} is available ({}); \
+        "solving tier {tier} ({name}) needs about {} at its peak, {mode} ({}), but {} is available ({}); \
          free memory, or pass --memory-limit SIZE to say how much the solve may use, or \
          --ignore-memory-check to solve anyway",
         bytes(need.total()), need.breakdown(), bytes(*available), from
     )]
     TooLittle {
+        /// The leanest way of solving it that was considered, in words.
+        mode: String,
         /// The tier with the largest need.
         tier: Tier,
         /// Its name.
@@ -222,7 +226,7 @@ pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u
 }
 
 /// Bytes of a child frontier's order per position of a tier of `stored` indices.
-fn order_bytes(stored: u64) -> u64 {
+pub(super) fn order_bytes(stored: u64) -> u64 {
     if stored <= 1 << 32 {
         4
     } else {
@@ -231,7 +235,7 @@ fn order_bytes(stored: u64) -> u64 {
 }
 
 /// Bytes a stored record of this game takes in memory (value and remoteness, WinBy).
-fn record_bytes(winby: bool) -> u64 {
+pub(super) fn record_bytes(winby: bool) -> u64 {
     if winby {
         6
     } else {
@@ -241,7 +245,7 @@ fn record_bytes(winby: bool) -> u64 {
 
 /// The need of solving `node` alone (its own arrays), without its children: the
 /// larger of the solver's two passes.
-fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed {
+pub(super) fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed {
     let n = node.stored;
     let p = game.properties();
     let winby = p.supports_winby;
@@ -278,119 +282,6 @@ fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed
     }
 }
 
-/// What a solve will need: the peak over every group of tiers solved together.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    /// The tier whose group needs the most.
-    pub tier: Tier,
-    /// Its name.
-    pub name: String,
-    /// That group's need.
-    pub need: TierNeed,
-}
-
-/// Estimates the peak of solving the tiers in `todo` (in the solver's order: levels,
-/// small tiers of a level side by side on `threads` threads, large ones one at a time,
-/// solved tiers below `big_tier` kept for parents that still need them).
-pub fn plan(
-    game: &GameHandle,
-    graph: &TierGraph,
-    todo: &dyn Fn(Tier) -> bool,
-    threads: usize,
-    big_tier: u64,
-    reverse_graph: bool,
-) -> Option<Plan> {
-    let raw = record_bytes(game.supports_winby());
-    let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
-    let mut waiting: HashMap<Tier, usize> = HashMap::new();
-    for n in graph.order.iter().filter(|n| todo(n.tier)) {
-        for c in &n.children {
-            *waiting.entry(*c).or_default() += 1;
-        }
-    }
-    let mut loaded: HashSet<Tier> = HashSet::new();
-    let mut best: Option<Plan> = None;
-    for level in graph.levels() {
-        let nodes: Vec<&TierNode> = level
-            .iter()
-            .filter(|t| todo(**t))
-            .filter_map(|t| graph.get(*t))
-            .collect();
-        let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
-            nodes.into_iter().partition(|n| n.stored >= big_tier);
-        let mut groups: Vec<Vec<&TierNode>> = Vec::new();
-        if !small.is_empty() {
-            groups.push(small);
-        }
-        groups.extend(big.into_iter().map(|n| vec![n]));
-        for group in groups {
-            let mut children: HashSet<Tier> = HashSet::new();
-            for n in &group {
-                children.extend(n.children.iter().copied());
-            }
-            loaded.extend(children.iter().copied());
-            // Work in flight: each tier's arrays and its own frontier orders over its
-            // children; at most `threads` tiers of a group at once.
-            let mut work: Vec<(u64, &TierNode, TierNeed)> = group
-                .iter()
-                .map(|n| {
-                    let mut need = own_need(game, n, reverse_graph);
-                    need.children = n
-                        .children
-                        .iter()
-                        .map(|c| size(c).saturating_mul(order_bytes(size(c))))
-                        .fold(0u64, u64::saturating_add);
-                    (need.total(), *n, need)
-                })
-                .collect();
-            work.sort_by_key(|w| std::cmp::Reverse(w.0));
-            let mut need = TierNeed::default();
-            for (_, _, w) in work.iter().take(threads.max(1)) {
-                need.records = need.records.saturating_add(w.records);
-                need.counters = need.counters.saturating_add(w.counters);
-                need.turns = need.turns.saturating_add(w.turns);
-                need.winby = need.winby.saturating_add(w.winby);
-                need.frontier = need.frontier.saturating_add(w.frontier);
-                need.children = need.children.saturating_add(w.children);
-                need.extra = need.extra.saturating_add(w.extra);
-            }
-            let sum = |it: &mut dyn Iterator<Item = u64>| it.fold(0u64, u64::saturating_add);
-            need.children = need
-                .children
-                .saturating_add(raw.saturating_mul(sum(&mut children.iter().map(size))));
-            need.cached = raw.saturating_mul(sum(&mut loaded
-                .iter()
-                .filter(|t| !children.contains(t))
-                .map(size)));
-            need.slack = SLACK_FIXED.saturating_add(need.total() / SLACK_DIVISOR);
-            let (_, top, _) = work[0];
-            if best.as_ref().is_none_or(|b| need.total() > b.need.total()) {
-                best = Some(Plan {
-                    tier: top.tier,
-                    name: top.name.clone(),
-                    need,
-                });
-            }
-            for n in &group {
-                for c in &n.children {
-                    if let Some(left) = waiting.get_mut(c) {
-                        *left = left.saturating_sub(1);
-                        if *left == 0 {
-                            loaded.remove(c);
-                        }
-                    }
-                }
-            }
-            for n in &group {
-                if waiting.get(&n.tier).copied().unwrap_or(0) > 0 && n.stored < big_tier {
-                    loaded.insert(n.tier);
-                }
-            }
-        }
-    }
-    best
-}
-
 /// Memory this process may still use, in bytes, and where the figure comes from:
 /// `MemAvailable` of /proc/meminfo, lowered by a cgroup's limit when one is set.
 pub fn available() -> Option<(u64, String)> {
@@ -417,7 +308,7 @@ fn read_u64(path: &str) -> Option<u64> {
 }
 
 /// A cgroup's limit less what it uses (page cache that can be dropped not counted).
-fn cgroup_room() -> Option<(u64, String)> {
+pub(super) fn cgroup_room() -> Option<(u64, String)> {
     let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     let mut candidates = Vec::new();
     for line in groups.lines() {
@@ -476,61 +367,6 @@ fn cgroup_room() -> Option<(u64, String)> {
         ));
     }
     None
-}
-
-/// Refuses a plan that does not fit: the estimate against `--memory-limit`, or what
-/// the machine reports available (nothing is refused when that is unknown).
-pub fn check(plan: &Plan, options: &MemoryCheck) -> Result<(), MemoryError> {
-    if options.ignore {
-        return Ok(());
-    }
-    let (available, source) = match options.limit {
-        Some(limit) => (limit, "--memory-limit".to_string()),
-        None => match available() {
-            Some(a) => a,
-            None => return Ok(()),
-        },
-    };
-    if plan.need.total() > available {
-        return Err(MemoryError::TooLittle {
-            tier: plan.tier,
-            name: plan.name.clone(),
-            need: Box::new(plan.need.clone()),
-            available,
-            from: source,
-        });
-    }
-    Ok(())
-}
-
-/// Plans a solve of the tiers `todo` says, logs the estimated peak, and refuses it
-/// when it does not fit (see `check`). The solver's one call into this file before
-/// it starts.
-pub fn check_solve(
-    game: &GameHandle,
-    graph: &TierGraph,
-    todo: &dyn Fn(Tier) -> bool,
-    big_tier: u64,
-    options: &MemoryCheck,
-) -> Result<(), MemoryError> {
-    let Some(plan) = plan(
-        game,
-        graph,
-        todo,
-        rayon::current_num_threads(),
-        big_tier,
-        options.reverse_graph,
-    ) else {
-        return Ok(());
-    };
-    log::info!(
-        "estimated peak memory: {} (solving tier {} ({}): {})",
-        bytes(plan.need.total()),
-        plan.tier,
-        plan.name,
-        plan.need.breakdown()
-    );
-    check(&plan, options)
 }
 
 /// A vector of `n` values made by `f`, in parallel, its memory reserved with

@@ -10,13 +10,16 @@
 //! `pending_tiers`, `solve_and_store` (one tier, children read from the database)
 //! and `report`; every path stores a tier through `solve_and_store_with`.
 
+pub mod children;
 pub mod compact;
 pub mod counters;
 pub mod frontier;
 pub mod memory;
 pub mod parents;
+pub mod plan;
 pub mod reachable;
 pub mod retrograde;
+pub mod runs;
 pub mod verify;
 pub mod winby;
 
@@ -24,8 +27,10 @@ use crate::engine::db::{Database, DbError, TierMeta, TierStatus};
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::record::{Record, TierRecords};
 use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
+use children::{streamed, ChildCache, ChildTier};
 use frontier::ChildFrontier;
 use gamesman_plugin_api::{Tier, TierPosition};
+use plan::SolveMode;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -218,6 +223,24 @@ pub struct SolveReport {
     pub initial: TierPosition,
     /// Its record.
     pub initial_record: Record,
+    /// The budget planned against, in bytes (when known).
+    pub budget: Option<u64>,
+    /// How each tier solved in this run was solved, and its memory.
+    pub memory: Vec<TierMemory>,
+}
+
+/// How one tier was solved and the memory it took.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TierMemory {
+    /// The tier's name.
+    pub name: String,
+    /// Its way of solving (`plan::SolveMode::name`).
+    pub mode: &'static str,
+    /// The planner's estimate of the peak while it was solved.
+    pub estimated_bytes: u64,
+    /// The process's resident high-water mark once it was solved (since the solve
+    /// started: the peak of this tier or of one before it), where the system tells it.
+    pub measured_bytes: Option<u64>,
 }
 
 /// The metadata the database stores for a tier of a full database: its stored
@@ -257,21 +280,17 @@ pub fn solve(
         .filter(|n| todo.contains(&n.tier))
         .map(|n| n.stored)
         .sum();
-    let reverse_graph = match options.parents {
-        parents::ParentMode::Forward => true,
-        parents::ParentMode::Auto => !game.has_undo_moves(),
-        parents::ParentMode::UndoMoves => false,
-    };
-    memory::check_solve(
+    let memory = memory_check(game, options);
+    let plan = plan::plan(
         game,
         &graph,
         &|t| todo.contains(&t),
+        rayon::current_num_threads(),
         BIG_TIER,
-        &memory::MemoryCheck {
-            reverse_graph,
-            ..options.memory.clone()
-        },
-    )?;
+        &memory,
+    );
+    plan::log_plan(&plan);
+    plan.check(&memory)?;
     progress.start(&graph, to_solve);
 
     // How many unsolved parents still need each tier's records.
@@ -285,9 +304,11 @@ pub fn solve(
         db,
         graph: &graph,
         loaded: HashMap::new(),
+        streamed: HashMap::new(),
         waiting,
     };
 
+    let mut measured = Vec::new();
     for level in graph.levels() {
         let nodes: Vec<&TierNode> = level
             .iter()
@@ -298,15 +319,56 @@ pub fn solve(
         // thread to itself, so memory stays near one tier plus its children.
         let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
             nodes.into_iter().partition(|n| n.stored >= BIG_TIER);
+        let mut groups: Vec<Vec<&TierNode>> = Vec::new();
         if !small.is_empty() {
-            solve_group(game, db, &small, &mut cache, options, progress)?;
+            groups.push(small);
         }
-        for node in big {
-            solve_group(game, db, &[node], &mut cache, options, progress)?;
+        groups.extend(big.into_iter().map(|n| vec![n]));
+        for group in groups {
+            let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
+            loop {
+                match solve_group(game, db, &group, &modes, &mut cache, options, progress) {
+                    // Out of memory with a leaner way left: the tier is tried again
+                    // that way (nothing of it was stored).
+                    Err(SolveError::Memory(e @ memory::MemoryError::Allocation { .. }))
+                        if group.len() == 1 && modes[0].leaner_for(game).is_some() =>
+                    {
+                        let leaner = modes[0].leaner_for(game).expect("checked");
+                        log::warn!("{e}; solving it again {leaner}");
+                        modes[0] = leaner;
+                    }
+                    other => break other?,
+                }
+            }
+            let peak = plan::peak_rss();
+            for (n, m) in group.iter().zip(&modes) {
+                measured.push(TierMemory {
+                    name: n.name.clone(),
+                    mode: m.name(),
+                    estimated_bytes: plan.peak_of(n.tier),
+                    measured_bytes: peak,
+                });
+            }
         }
     }
     progress.finish();
-    report(game, db, &graph, &todo, started)
+    let mut report = report(game, db, &graph, &todo, started)?;
+    report.budget = plan.budget.map(|b| b.bytes);
+    report.memory = measured;
+    Ok(report)
+}
+
+/// The memory options of a solve, with whether tiers go through a reverse graph.
+pub fn memory_check(game: &GameHandle, options: &SolveOptions) -> memory::MemoryCheck {
+    let reverse_graph = match options.parents {
+        parents::ParentMode::Forward => true,
+        parents::ParentMode::Auto => !game.has_undo_moves(),
+        parents::ParentMode::UndoMoves => false,
+    };
+    memory::MemoryCheck {
+        reverse_graph,
+        ..options.memory.clone()
+    }
 }
 
 /// Checks what `db` already holds for every tier of `graph` and returns the tiers
@@ -376,75 +438,41 @@ pub fn report(
         elapsed: started.elapsed(),
         initial,
         initial_record,
+        budget: None,
+        memory: Vec::new(),
     })
 }
 
 /// Tiers at least this large are solved one at a time and not kept in memory for
 /// their parents (they are read back from the database when a parent needs them).
-const BIG_TIER: u64 = 1 << 20;
+pub const BIG_TIER: u64 = 1 << 20;
 
-/// Solved tiers held in memory, with their frontiers, for the parents that still need
-/// them.
-struct ChildCache<'a> {
-    db: &'a dyn Database,
-    graph: &'a TierGraph,
-    loaded: HashMap<Tier, ChildFrontier>,
-    /// Unsolved parents left per tier.
-    waiting: HashMap<Tier, usize>,
-}
-
-impl ChildCache<'_> {
-    fn get(&mut self, tier: Tier) -> Result<ChildFrontier, SolveError> {
-        if let Some(f) = self.loaded.get(&tier) {
-            return Ok(f.clone());
-        }
-        let node = self.graph.get(tier).expect("children are in the graph");
-        let f = ChildFrontier::new(tier, self.db.load_tier(&meta_of(node))?);
-        self.loaded.insert(tier, f.clone());
-        Ok(f)
-    }
-
-    /// A parent of `tier` is solved; forget the tier once no parent needs it.
-    fn release(&mut self, tier: Tier) {
-        if let Some(left) = self.waiting.get_mut(&tier) {
-            *left = left.saturating_sub(1);
-            if *left == 0 {
-                self.loaded.remove(&tier);
-            }
-        }
-    }
-
-    /// Keeps a freshly solved small tier for its parents.
-    fn offer(&mut self, tier: Tier, records: TierRecords) {
-        if self.waiting.get(&tier).copied().unwrap_or(0) > 0 && (records.len() as u64) < BIG_TIER {
-            self.loaded
-                .insert(tier, ChildFrontier::new(tier, Arc::new(records)));
-        }
-    }
-}
-
-/// Solves `nodes` (independent tiers) side by side and stores them.
+/// Solves `nodes` (independent tiers) side by side, each in its way, and stores them.
 fn solve_group(
     game: &GameHandle,
     db: &dyn Database,
     nodes: &[&TierNode],
+    modes: &[SolveMode],
     cache: &mut ChildCache<'_>,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<(), SolveError> {
-    let mut inputs: Vec<Vec<ChildFrontier>> = Vec::with_capacity(nodes.len());
-    for n in nodes {
+    let mut inputs: Vec<Vec<ChildTier>> = Vec::with_capacity(nodes.len());
+    for (n, &m) in nodes.iter().zip(modes) {
         let kids = n
             .children
             .iter()
-            .map(|&c| cache.get(c))
+            .map(|&c| cache.get(c, m))
             .collect::<Result<Vec<_>, SolveError>>()?;
         inputs.push(kids);
     }
     let solved: Vec<TierRecords> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
-        .map(|(node, kids)| solve_and_store_with(game, db, node, kids, options, progress))
+        .zip(modes.par_iter())
+        .map(|((node, kids), &mode)| {
+            solve_and_store_with(game, db, node, kids, mode, options, progress)
+        })
         .collect::<Result<_, _>>()?;
     for n in nodes {
         for &c in &n.children {
@@ -457,9 +485,11 @@ fn solve_group(
     Ok(())
 }
 
-/// Solves one tier whose child tiers are already stored in `db`, reading them from it,
-/// and stores it atomically; returns its records. This is the unit of work a
-/// distributed worker does: no records need to be in memory beforehand.
+/// Solves one tier whose child tiers are already stored in `db`, reading them from it
+/// in the fastest way the memory budget allows (whole, else streamed; one way leaner
+/// again when an allocation fails), and stores it atomically; returns its records.
+/// This is the unit of work a distributed worker does: no records need to be in
+/// memory beforehand.
 pub fn solve_and_store(
     game: &GameHandle,
     db: &dyn Database,
@@ -468,15 +498,43 @@ pub fn solve_and_store(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<TierRecords, SolveError> {
-    let kids = node
-        .children
-        .iter()
-        .map(|&c| {
-            let child = graph.get(c).expect("a node's children are in its graph");
-            Ok(ChildFrontier::new(c, db.load_tier(&meta_of(child))?))
-        })
-        .collect::<Result<Vec<_>, SolveError>>()?;
-    solve_and_store_with(game, db, node, kids, options, progress)
+    let memory = memory_check(game, options);
+    let plan = plan::plan(
+        game,
+        graph,
+        &|t| t == node.tier,
+        rayon::current_num_threads(),
+        BIG_TIER,
+        &memory,
+    );
+    plan.check(&memory)?;
+    let mut mode = plan.mode_of(node.tier);
+    loop {
+        let kids = node
+            .children
+            .iter()
+            .map(|&c| {
+                let child = graph.get(c).expect("a node's children are in its graph");
+                Ok(match mode {
+                    SolveMode::Whole => {
+                        ChildTier::Whole(ChildFrontier::new(c, db.load_tier(&meta_of(child))?))
+                    }
+                    SolveMode::Streamed | SolveMode::Compact => {
+                        ChildTier::Streamed(Arc::new(streamed(db, child)?))
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        match solve_and_store_with(game, db, node, kids, mode, options, progress) {
+            Err(SolveError::Memory(e @ memory::MemoryError::Allocation { .. }))
+                if mode.leaner_for(game).is_some() =>
+            {
+                mode = mode.leaner_for(game).expect("checked");
+                log::warn!("{e}; solving it again {mode}");
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Solves one tier from its children's records (in memory, sorted by remoteness) and
@@ -486,7 +544,8 @@ pub fn solve_and_store_with(
     game: &GameHandle,
     db: &dyn Database,
     node: &TierNode,
-    children: Vec<ChildFrontier>,
+    children: Vec<ChildTier>,
+    mode: SolveMode,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<TierRecords, SolveError> {
@@ -497,11 +556,16 @@ pub fn solve_and_store_with(
         node,
         &children,
         options.parents,
+        mode == SolveMode::Compact,
         &|k| progress.advance(node, k),
         &|what| progress.note(node, what),
     )?;
     // Checked against its children before it is stored, on every solve path.
-    let selection = verify::Selection::of(options.verify, options.seed);
+    let mut selection = verify::Selection::of(options.verify, options.seed);
+    if children.iter().any(|c| matches!(c, ChildTier::Streamed(_))) {
+        // Children read through a block cache: the sample in runs of neighbours.
+        selection = selection.map(verify::Selection::in_runs);
+    }
     verify::check_solved_tier(game, node, &records, &children, selection)?;
     drop(children);
     db.store_tier(&meta_of(node), &records)?;
@@ -513,12 +577,14 @@ pub fn solve_and_store_with(
 pub fn solve_one(
     game: &GameHandle,
     node: &TierNode,
-    children: &[ChildFrontier],
+    children: &[ChildTier],
     mode: parents::ParentMode,
+    merged: bool,
     tick: retrograde::Tick<'_>,
     note: retrograde::Note<'_>,
 ) -> Result<TierRecords, SolveError> {
-    let (mut records, state) = retrograde::solve_tier(game, node, children, mode, tick, note)?;
+    let (mut records, state) =
+        retrograde::solve_tier(game, node, children, mode, merged, tick, note)?;
     if game.supports_winby() {
         records.winby = Some(winby::winby_pass(
             game,

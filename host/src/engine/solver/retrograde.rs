@@ -14,11 +14,13 @@
 //! counters; results do not depend on the thread count. This file must not touch
 //! databases or presentation.
 
-use super::counters::{status, Cell, Counters, Status, NARROW_MOVES};
-use super::frontier::{Bits, ChildFrontier, Level};
+use super::children::ChildTier;
+use super::counters::{status, Cell, Counters, Status, MERGED_MOVES, NARROW_MOVES};
+use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
 pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{for_each_parents_warmed, ParentMode, ParentSource, ReverseGraph};
+use super::runs::LevelRuns;
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
@@ -105,8 +107,9 @@ pub type Note<'a> = &'a (dyn Fn(&str) + Sync);
 pub fn solve_tier(
     game: &GameHandle,
     node: &TierNode,
-    children: &[ChildFrontier],
+    children: &[ChildTier],
     mode: ParentMode,
+    merged: bool,
     tick: Tick<'_>,
     note: Note<'_>,
 ) -> Result<(TierRecords, TierState), SolveError> {
@@ -115,7 +118,11 @@ pub fn solve_tier(
     let keep_turns = winby || flow == Flow::ByTurn;
     let n =
         usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
-    let counters = if game.properties().max_moves <= NARROW_MOVES {
+    // Counters merged into the records save a byte (or four) a position; each
+    // update is then one compare-and-swap on one cell.
+    let counters = if merged && game.properties().max_moves <= MERGED_MOVES {
+        Counters::Merged
+    } else if game.properties().max_moves <= NARROW_MOVES {
         Counters::Narrow(filled(game, node, "child counters", n, AtomicU8::zero)?)
     } else {
         Counters::Wide(filled(game, node, "child counters", n, AtomicU32::zero)?)
@@ -151,6 +158,7 @@ pub fn solve_tier(
     let edges = match &state.counters {
         Counters::Narrow(c) => scan(game, node, &state, c, &now, tick)?,
         Counters::Wide(c) => scan(game, node, &state, c, &now, tick)?,
+        Counters::Merged => scan(game, node, &state, &state.records, &now, tick)?,
     };
     let mut state = state;
     if use_graph(game, mode)? {
@@ -170,6 +178,7 @@ pub fn solve_tier(
     match &state.counters {
         Counters::Narrow(c) => levels.both_phases(c)?,
         Counters::Wide(c) => levels.both_phases(c)?,
+        Counters::Merged => levels.both_phases(&state.records)?,
     }
     drop((now, next));
 
@@ -178,6 +187,7 @@ pub fn solve_tier(
     match &counters {
         Counters::Narrow(c) => finish(&state.records, c),
         Counters::Wide(c) => finish(&state.records, c),
+        Counters::Merged => finish(&state.records, &state.records),
     }
     drop(counters);
     let values: Vec<u16> = if winby {
@@ -326,7 +336,12 @@ fn build_graph(
             estimate.div_ceil(1 << 20)
         ));
     }
-    let inner = |i: u64| matches!(state.counters.status(i as usize), Status::Open(_));
+    let inner = |i: u64| {
+        matches!(
+            state.counters.status(&state.records, i as usize),
+            Status::Open(_)
+        )
+    };
     let graph = ReverseGraph::build(game, node, &inner, &child_tiers)?;
     log::debug!(
         "tier {}: reverse graph built, {} moves, {} bytes",
@@ -349,7 +364,7 @@ struct Levels<'a, 'b> {
     node: &'a TierNode,
     state: &'a TierState,
     flow: Flow,
-    children: &'a [ChildFrontier],
+    children: &'a [ChildTier],
     /// Positions of the tier decided at the level being sent on.
     now: &'b mut Bits,
     /// Positions of the tier decided at the next level.
@@ -395,12 +410,17 @@ impl Levels<'_, '_> {
                 phase,
                 next: self.next,
             };
-            for cf in self.children {
-                let level = match phase {
-                    Phase::WinLose => cf.wins_losses(r),
-                    Phase::Tie => cf.ties(r),
-                };
-                send.level(cf.tier, level, |i| cf.records.packed(i))?;
+            for child in self.children {
+                match child {
+                    ChildTier::Whole(cf) => {
+                        let level = match phase {
+                            Phase::WinLose => cf.wins_losses(r),
+                            Phase::Tie => cf.ties(r),
+                        };
+                        send.level(cf.tier, level, |i| cf.records.packed(i))?;
+                    }
+                    ChildTier::Streamed(s) => send.runs(&s.runs)?,
+                }
             }
             if own {
                 let state = self.state;
@@ -457,6 +477,28 @@ impl<C: Cell> Send<'_, C> {
                 },
             ),
         }
+    }
+
+    /// A level of a streamed child tier: its wins and losses (or ties) at `r`, read
+    /// from its runs a segment at a time. Within a level the updates commute, so
+    /// sending wins before losses decides every parent as the sorted level does.
+    fn runs(&self, runs: &LevelRuns) -> Result<(), SolveError> {
+        let values: &[Value] = match self.phase {
+            Phase::WinLose => &[Value::WIN, Value::LOSE],
+            Phase::Tie => &[Value::TIE],
+        };
+        let mut buf = Vec::new();
+        for &v in values {
+            let packed = pack(v, self.r);
+            runs.for_each_segment(v, self.r, &mut buf, |positions| {
+                positions
+                    .par_chunks(PARENT_CHUNK)
+                    .try_for_each_init(ParentBuffers::default, |bufs, chunk| {
+                        self.chunk(runs.tier, chunk, bufs, &|_| packed)
+                    })
+            })?;
+        }
+        Ok(())
     }
 
     /// The tier's own positions marked in `bits`.

@@ -10,7 +10,7 @@
 //! extreme over the children that did finish, and are counted in the log. This file
 //! must not change values or remoteness.
 
-use super::frontier::ChildFrontier;
+use super::children::ChildTier;
 use super::retrograde::{for_each_parents, ParentBuffers, TierState, PARENT_CHUNK};
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -36,7 +36,7 @@ pub fn winby_pass(
     node: &TierNode,
     state: &TierState,
     values: &[u16],
-    children: &[ChildFrontier],
+    children: &[ChildTier],
 ) -> Result<Vec<i32>, SolveError> {
     let n = values.len();
     let winby = super::memory::filled(game, node, "margins", n, || AtomicI32::new(0))?;
@@ -106,8 +106,8 @@ pub fn winby_pass(
                         if decided(value_of(values[c.position as usize])) {
                             waiting += 1;
                         }
-                    } else if let Some(cf) = children.iter().find(|cf| cf.tier == c.tier) {
-                        let rec = cf.records.get(c.position);
+                    } else if let Some(cf) = children.iter().find(|cf| cf.tier() == c.tier) {
+                        let rec = cf.record(c.position)?;
                         if let (true, Some(w)) = (decided(rec.value), rec.winby) {
                             fold(p, w);
                         }

@@ -1,6 +1,7 @@
 //! Reading a tier file of format 3 or 1: its header and index checked on opening,
-//! blocks decoded on demand (a few kept for lookups), or every record at once with the
-//! checksum verified. Anything that does not add up is reported as corruption, never
+//! blocks decoded on demand (the least recently used evicted from a cache of bounded
+//! size), block by block in order with the checksum verified at the end (never more
+//! than a batch of blocks in memory), or every record at once. Anything that does not add up is reported as corruption, never
 //! trusted.
 //!
 //! This file only reads; it must not write or decide what to do with a damaged file.
@@ -9,7 +10,7 @@ use super::codec::{self, Block};
 use super::format::{Header, FORMAT_V1, FORMAT_VERSION, INDEX_MAGIC, MAX_BLOCK_POSITIONS};
 use super::source::{open_file, read_head, Source};
 use super::{corrupt, io};
-use crate::engine::db::DbResult;
+use crate::engine::db::{DbResult, RecordSource};
 use crate::engine::record::{Record, TierRecords};
 use flate2::read::GzDecoder;
 use rayon::prelude::*;
@@ -43,9 +44,18 @@ pub struct TierReader {
     /// The header.
     pub header: Header,
     offsets: Vec<u64>,
-    cache: Mutex<HashMap<u64, Arc<Block>>>,
+    cache: Mutex<Lru>,
     /// Blocks the cache holds at most.
     cached_blocks: usize,
+}
+
+/// Decoded blocks by number, each with the tick of its last use.
+#[derive(Default)]
+struct Lru {
+    blocks: HashMap<u64, (Arc<Block>, u64)>,
+    tick: u64,
+    hits: u64,
+    misses: u64,
 }
 
 impl TierReader {
@@ -98,7 +108,7 @@ impl TierReader {
             path: path.to_path_buf(),
             file,
             offsets,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(Lru::default()),
             cached_blocks: (CACHED_RECORDS / header.block_positions).max(4) as usize,
             header,
         })
@@ -131,18 +141,54 @@ impl TierReader {
     }
 
     fn cached_block(&self, b: u64) -> DbResult<Arc<Block>> {
-        if let Some(d) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&b) {
-            return Ok(d.clone());
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            cache.tick += 1;
+            let tick = cache.tick;
+            if let Some((d, used)) = cache.blocks.get_mut(&b) {
+                *used = tick;
+                let d = d.clone();
+                cache.hits += 1;
+                return Ok(d);
+            }
         }
         let d = Arc::new(self.read_block(b)?);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= self.cached_blocks {
-            if let Some(&k) = cache.keys().next() {
-                cache.remove(&k);
-            }
+        cache.misses += 1;
+        while cache.blocks.len() >= self.cached_blocks {
+            // The least recently used goes (a scan: the cache holds at most a few
+            // thousand blocks, and a miss costs a block's decoding anyway).
+            let Some(oldest) = cache
+                .blocks
+                .iter()
+                .min_by_key(|(_, (_, t))| *t)
+                .map(|(&k, _)| k)
+            else {
+                break;
+            };
+            cache.blocks.remove(&oldest);
         }
-        cache.insert(b, d.clone());
+        let tick = cache.tick;
+        cache.blocks.insert(b, (d.clone(), tick));
         Ok(d)
+    }
+
+    /// Bounds the block cache to about `bytes` of decoded records (at least 4 blocks).
+    pub fn with_cache_bytes(mut self, bytes: u64) -> TierReader {
+        let per_block = self.header.block_positions * self.header.record_bytes();
+        self.cached_blocks = (bytes / per_block.max(1)).max(4) as usize;
+        self
+    }
+
+    /// Lookups answered from the cache and blocks decoded for them, so far.
+    pub fn cache_stats(&self) -> (u64, u64) {
+        let c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        (c.hits, c.misses)
+    }
+
+    /// Number of positions.
+    pub fn positions(&self) -> u64 {
+        self.header.positions
     }
 
     /// One record.
@@ -160,32 +206,72 @@ impl TierReader {
         Ok(r)
     }
 
-    /// Every record, with the checksum verified.
-    pub fn read_all(&self) -> DbResult<TierRecords> {
-        let blocks: Vec<Block> = (0..self.header.blocks)
-            .into_par_iter()
-            .map(|b| self.read_block(b))
-            .collect::<DbResult<_>>()?;
+    /// Every block in order, decoded a batch at a time in parallel, passed to `visit`
+    /// with the index of its first record; the checksum is verified once every block
+    /// was read (a caller must not keep anything from a read that fails), every value
+    /// code as each block is read.
+    pub fn for_each_block(
+        &self,
+        visit: &mut dyn FnMut(u64, &Block) -> DbResult<()>,
+    ) -> DbResult<()> {
+        let batch = (rayon::current_num_threads() * 2).max(2) as u64;
         let mut crc = crc32fast::Hasher::new();
-        let n = self.header.positions as usize;
-        let mut values = Vec::with_capacity(n);
-        let mut winby = self.header.winby.then(|| Vec::with_capacity(n));
-        for block in &blocks {
-            codec::layout_crc(&mut crc, &block.values, block.winby.as_deref());
-            values.extend_from_slice(&block.values);
-            if let (Some(all), Some(w)) = (winby.as_mut(), &block.winby) {
-                all.extend_from_slice(w);
+        // Reported after the checksum, as a whole read always did.
+        let mut bad_code = false;
+        let mut b = 0;
+        while b < self.header.blocks {
+            let end = (b + batch).min(self.header.blocks);
+            let blocks: Vec<Block> = (b..end)
+                .into_par_iter()
+                .map(|k| self.read_block(k))
+                .collect::<DbResult<_>>()?;
+            for (k, block) in (b..end).zip(&blocks) {
+                codec::layout_crc(&mut crc, &block.values, block.winby.as_deref());
+                bad_code |= block
+                    .values
+                    .iter()
+                    .any(|&v| crate::engine::record::value_of(v).0 > 4);
+                if !bad_code {
+                    visit(k * self.header.block_positions, block)?;
+                }
             }
+            b = end;
         }
         if crc.finalize() != self.header.crc32 {
             return Err(corrupt(&self.path, "checksum does not match the records"));
         }
-        if values
-            .iter()
-            .any(|&v| crate::engine::record::value_of(v).0 > 4)
-        {
+        if bad_code {
             return Err(corrupt(&self.path, "a record has an invalid value code"));
         }
+        Ok(())
+    }
+
+    /// Checks every block and the checksum without keeping the records.
+    pub fn check(&self) -> DbResult<()> {
+        self.for_each_block(&mut |_, _| Ok(()))
+    }
+
+    /// Every record, with the checksum verified.
+    pub fn read_all(&self) -> DbResult<TierRecords> {
+        let n = self.header.positions as usize;
+        let mut values = Vec::with_capacity(n);
+        let mut winby = self.header.winby.then(|| Vec::with_capacity(n));
+        self.for_each_block(&mut |_, block| {
+            values.extend_from_slice(&block.values);
+            if let (Some(all), Some(w)) = (winby.as_mut(), &block.winby) {
+                all.extend_from_slice(w);
+            }
+            Ok(())
+        })?;
         Ok(TierRecords { values, winby })
+    }
+}
+
+impl RecordSource for TierReader {
+    fn positions(&self) -> u64 {
+        self.header.positions
+    }
+    fn record(&self, i: u64) -> DbResult<Record> {
+        self.get(i)
     }
 }

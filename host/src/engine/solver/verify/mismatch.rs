@@ -86,6 +86,16 @@ pub enum VerifyError {
         /// The module's failure.
         cause: ModuleError,
     },
+    /// A child tier's records could not be read.
+    #[error("verifying tier {tier} ({name}): {cause}")]
+    Read {
+        /// The tier.
+        tier: Tier,
+        /// Its name.
+        name: String,
+        /// The read's failure.
+        cause: crate::engine::db::DbError,
+    },
 }
 
 impl VerifyError {
@@ -93,7 +103,7 @@ impl VerifyError {
     pub fn mismatch(&self) -> Option<&Mismatch> {
         match self {
             VerifyError::Mismatch(m) => Some(m),
-            VerifyError::Module { .. } => None,
+            VerifyError::Module { .. } | VerifyError::Read { .. } => None,
         }
     }
 }

@@ -18,8 +18,9 @@ mod selection;
 pub use mismatch::{Mismatch, Stage, VerifyError};
 pub use selection::{Selection, VerifyMode, SAMPLE_SHARE, SMALL_TIER};
 
-use super::frontier::ChildFrontier;
+use super::children::ChildTier;
 use super::retrograde::Flow;
+use crate::engine::db::{DbError, RecordSource};
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::outcome;
 use crate::engine::record::{pack, Record, TierRecords};
@@ -42,16 +43,14 @@ pub fn check_solved_tier(
     game: &GameHandle,
     node: &TierNode,
     records: &TierRecords,
-    children: &[ChildFrontier],
+    children: &[ChildTier],
     selection: Option<Selection>,
 ) -> Result<u64, VerifyError> {
     let Some(selection) = selection else {
         return Ok(0);
     };
-    let kids: Vec<(Tier, &TierRecords)> = children
-        .iter()
-        .map(|c| (c.tier, c.records.as_ref()))
-        .collect();
+    let kids: Vec<(Tier, &dyn RecordSource)> =
+        children.iter().map(|c| (c.tier(), c.records())).collect();
     let checked = check_tier(game, node, records, &kids, selection, Stage::Solve, &|_| {})?;
     log::debug!(
         "tier {} ({}): verified {checked} of {} positions",
@@ -68,7 +67,7 @@ pub fn check_tier(
     game: &GameHandle,
     node: &TierNode,
     records: &TierRecords,
-    children: &[(Tier, &TierRecords)],
+    children: &[(Tier, &dyn RecordSource)],
     selection: Selection,
     stage: Stage,
     tick: Tick<'_>,
@@ -106,7 +105,12 @@ pub fn check_tier(
                     let failure = match checker.check(i, scratch) {
                         Ok(None) => continue,
                         Ok(Some(m)) => VerifyError::Mismatch(m),
-                        Err(cause) => VerifyError::Module {
+                        Err(Fail::Module(cause)) => VerifyError::Module {
+                            tier: node.tier,
+                            name: node.name.clone(),
+                            cause,
+                        },
+                        Err(Fail::Read(cause)) => VerifyError::Read {
                             tier: node.tier,
                             name: node.name.clone(),
                             cause,
@@ -154,7 +158,7 @@ struct Checker<'a> {
     game: &'a GameHandle,
     node: &'a TierNode,
     records: &'a TierRecords,
-    children: &'a [(Tier, &'a TierRecords)],
+    children: &'a [(Tier, &'a dyn RecordSource)],
     flow: Flow,
     winby: bool,
     symmetry: bool,
@@ -162,7 +166,21 @@ struct Checker<'a> {
     stage: Stage,
 }
 
-type Outcome = Result<Option<Box<Mismatch>>, ModuleError>;
+type Outcome = Result<Option<Box<Mismatch>>, Fail>;
+
+/// Why a position could not be checked.
+enum Fail {
+    /// The module failed.
+    Module(ModuleError),
+    /// A child tier's records could not be read.
+    Read(DbError),
+}
+
+impl From<ModuleError> for Fail {
+    fn from(e: ModuleError) -> Self {
+        Fail::Module(e)
+    }
+}
 
 impl Checker<'_> {
     /// Checks position `i`: `Ok(None)` when its record follows from its children.
@@ -254,16 +272,16 @@ impl Checker<'_> {
                 );
                 return Ok(Some(self.mismatch(p, Some(m), i, because, None)));
             };
-            if c.position >= recs.len() as u64 {
+            if c.position >= recs.positions() {
                 let because = format!(
                     "its move {} leads to {c}, past the {} records of tier {}",
                     self.move_text(p, m),
-                    recs.len(),
+                    recs.positions(),
                     c.tier
                 );
                 return Ok(Some(self.mismatch(p, Some(m), i, because, None)));
             }
-            let rec = recs.get(c.position);
+            let rec = recs.record(c.position).map_err(Fail::Read)?;
             if !matches!(
                 rec.value,
                 Value::WIN | Value::LOSE | Value::TIE | Value::DRAW
@@ -386,9 +404,9 @@ impl Checker<'_> {
     }
 
     /// The records of tier `t`, if a child of this tier may lie there.
-    fn records_of(&self, t: Tier) -> Option<&TierRecords> {
+    fn records_of(&self, t: Tier) -> Option<&dyn RecordSource> {
         if t == self.node.tier {
-            return self.node.loopy.then_some(self.records);
+            return self.node.loopy.then_some(self.records as &dyn RecordSource);
         }
         self.children.iter().find(|(c, _)| *c == t).map(|(_, r)| *r)
     }

@@ -57,7 +57,18 @@ pub enum Selection {
         /// The seed of the choice.
         seed: u64,
     },
+    /// As `Sample`, but the share taken in runs of `SAMPLE_RUN` consecutive positions:
+    /// the children of neighbouring positions lie near each other, so a tier whose
+    /// children are read through a block cache decodes each child block a few times
+    /// instead of once per sampled position.
+    SampleRuns {
+        /// The seed of the choice.
+        seed: u64,
+    },
 }
+
+/// Positions per run of `Selection::SampleRuns`.
+pub const SAMPLE_RUN: u64 = 4096;
 
 impl Selection {
     /// The selection of a mode (`None` for `Off`).
@@ -69,10 +80,18 @@ impl Selection {
         }
     }
 
+    /// The same share, taken in runs of consecutive positions.
+    pub fn in_runs(self) -> Selection {
+        match self {
+            Selection::Sample { seed } => Selection::SampleRuns { seed },
+            other => other,
+        }
+    }
+
     pub(super) fn whole(&self, size: u64) -> bool {
         match self {
             Selection::All => true,
-            Selection::Sample { .. } => size <= SMALL_TIER,
+            Selection::Sample { .. } | Selection::SampleRuns { .. } => size <= SMALL_TIER,
         }
     }
 
@@ -81,6 +100,10 @@ impl Selection {
             Selection::All => true,
             Selection::Sample { seed } => {
                 let h = splitmix(seed ^ splitmix(tier.0 ^ splitmix(i)));
+                h.is_multiple_of(SAMPLE_SHARE)
+            }
+            Selection::SampleRuns { seed } => {
+                let h = splitmix(seed ^ splitmix(tier.0 ^ splitmix(!(i / SAMPLE_RUN))));
                 h.is_multiple_of(SAMPLE_SHARE)
             }
         }
@@ -130,5 +153,16 @@ mod tests {
         let common = |x: &[u64], y: &[u64]| x.iter().filter(|i| y.binary_search(i).is_ok()).count();
         assert!(common(&a, &b) < a.len() / 10);
         assert!(common(&a, &c) < a.len() / 10);
+        // In runs: the same share, whole runs of consecutive positions.
+        let r = picked(s.in_runs(), 5);
+        assert!(
+            r.len().abs_diff(expected as usize) < 8 * SAMPLE_RUN as usize,
+            "{}",
+            r.len()
+        );
+        assert!((r.len() as u64).is_multiple_of(SAMPLE_RUN) && !r.is_empty());
+        assert!(r
+            .chunks(SAMPLE_RUN as usize)
+            .all(|c| c[0] % SAMPLE_RUN == 0 && c.windows(2).all(|w| w[1] == w[0] + 1)));
     }
 }

@@ -1,0 +1,484 @@
+//! The memory budget: for every tier the fastest way of solving it whose estimated
+//! peak fits (`SolveMode`, from holding child tiers whole to streaming them from
+//! scratch files), the plan a solve follows and `solve --plan` prints, and the
+//! refusal, with its figures, when even the leanest way does not fit. Also the
+//! measured peak (the process's resident high-water mark; never reset, so that
+//! `getrusage` and `time -v` still see the whole run's).
+//!
+//! The estimates come from `memory` (the solver's arrays byte for byte); this file
+//! only chooses, and must not solve or store anything.
+
+use super::memory::{
+    bytes, cgroup_room, order_bytes, own_need, record_bytes, MemoryCheck, MemoryError, TierNeed,
+    SLACK_DIVISOR, SLACK_FIXED,
+};
+use super::runs;
+use crate::engine::game::GameHandle;
+use crate::engine::tier::{TierGraph, TierNode};
+use gamesman_plugin_api::Tier;
+use std::collections::{HashMap, HashSet};
+
+/// A way of solving a tier, from the fastest to the leanest. Every way stores the
+/// same bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SolveMode {
+    /// Child tiers read whole into memory and sorted by remoteness (6 B a child
+    /// position, 10 B above 2^32 positions).
+    Whole,
+    /// Child tiers spilled once, block by block, into level runs in a scratch file
+    /// and read back a level at a time; verification reads child records through a
+    /// bounded block cache. About nothing in memory per child position.
+    Streamed,
+    /// Streamed children, and each position's child counter merged into its record
+    /// (one 16-bit cell: 2.25 B a position instead of 3.25 for one-byte counters).
+    /// Games of at most `counters::MERGED_MOVES` moves a position.
+    Compact,
+}
+
+impl SolveMode {
+    /// Every way, fastest first.
+    pub const ALL: [SolveMode; 3] = [SolveMode::Whole, SolveMode::Streamed, SolveMode::Compact];
+
+    /// The name `--solve-mode` takes and the plan prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolveMode::Whole => "whole",
+            SolveMode::Streamed => "streamed",
+            SolveMode::Compact => "compact",
+        }
+    }
+
+    /// Whether `game` can be solved this way.
+    pub fn serves(self, game: &GameHandle) -> bool {
+        self != SolveMode::Compact || game.properties().max_moves <= super::counters::MERGED_MOVES
+    }
+
+    /// The next leaner way `game` can be solved, if any.
+    pub fn leaner_for(self, game: &GameHandle) -> Option<SolveMode> {
+        self.leaner().filter(|m| m.serves(game))
+    }
+
+    /// The next leaner way, if any.
+    pub fn leaner(self) -> Option<SolveMode> {
+        match self {
+            SolveMode::Whole => Some(SolveMode::Streamed),
+            SolveMode::Streamed => Some(SolveMode::Compact),
+            SolveMode::Compact => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SolveMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for SolveMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        SolveMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("'{s}' is not a way of solving: use whole, streamed or compact"))
+    }
+}
+
+/// Decoded child blocks a streamed child tier keeps for verification, at most.
+pub const VERIFY_CACHE: u64 = 32 << 20;
+
+/// The default budget is this share of the machine's memory, in percent.
+pub const DEFAULT_SHARE: u64 = 90;
+
+/// How much memory a solve may use, and where the figure comes from.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Bytes.
+    pub bytes: u64,
+    /// Where the figure comes from, for messages.
+    pub source: String,
+}
+
+/// The budget: `--memory-limit`, else `DEFAULT_SHARE` % of the machine's memory
+/// (`MemTotal`), lowered to a cgroup's room when one is set (`None` when neither is
+/// known).
+pub fn budget(options: &MemoryCheck) -> Option<Budget> {
+    if let Some(limit) = options.limit {
+        return Some(Budget {
+            bytes: limit,
+            source: "--memory-limit".into(),
+        });
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let mut best = Budget {
+        bytes: kib * 1024 / 100 * DEFAULT_SHARE,
+        source: format!("{DEFAULT_SHARE}% of MemTotal in /proc/meminfo"),
+    };
+    if let Some((room, source)) = cgroup_room() {
+        if room < best.bytes {
+            best = Budget {
+                bytes: room,
+                source,
+            };
+        }
+    }
+    Some(best)
+}
+
+/// One tier's way of solving and the estimated peak of the process while it is
+/// solved (with the other tiers of its group, for small tiers solved side by side).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TierPlan {
+    /// The tier.
+    #[serde(skip)]
+    pub tier: Tier,
+    /// Its name.
+    pub name: String,
+    /// Its way of solving.
+    #[serde(serialize_with = "mode_name")]
+    pub mode: SolveMode,
+    /// The estimated peak while it is solved.
+    pub peak_bytes: u64,
+    /// Whether that fits the budget.
+    pub fits: bool,
+    /// The parts of the group's need.
+    #[serde(skip)]
+    pub need: TierNeed,
+}
+
+fn mode_name<S: serde::Serializer>(m: &SolveMode, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(m.name())
+}
+
+/// Every tier's way of solving, in the order they are solved.
+#[derive(Clone, Debug)]
+pub struct SolvePlan {
+    /// The tiers.
+    pub tiers: Vec<TierPlan>,
+    /// The budget planned against.
+    pub budget: Option<Budget>,
+}
+
+impl SolvePlan {
+    /// The largest estimated peak.
+    pub fn peak(&self) -> u64 {
+        self.tiers.iter().map(|t| t.peak_bytes).max().unwrap_or(0)
+    }
+
+    /// The way tier `t` is solved (whole when it is not planned).
+    pub fn mode_of(&self, t: Tier) -> SolveMode {
+        self.tiers
+            .iter()
+            .find(|p| p.tier == t)
+            .map_or(SolveMode::Whole, |p| p.mode)
+    }
+
+    /// The estimated peak of tier `t`'s group.
+    pub fn peak_of(&self, t: Tier) -> u64 {
+        self.tiers
+            .iter()
+            .find(|p| p.tier == t)
+            .map_or(0, |p| p.peak_bytes)
+    }
+
+    /// The refusal of a plan with a tier that does not fit even in its leanest way
+    /// (the tier with the largest need); `Ok` with `--ignore-memory-check`.
+    pub fn check(&self, options: &MemoryCheck) -> Result<(), MemoryError> {
+        let (Some(budget), false) = (&self.budget, options.ignore) else {
+            return Ok(());
+        };
+        let Some(worst) = self
+            .tiers
+            .iter()
+            .filter(|t| !t.fits)
+            .max_by_key(|t| t.peak_bytes)
+        else {
+            return Ok(());
+        };
+        Err(MemoryError::TooLittle {
+            mode: if options.forced.is_some() {
+                format!("solved {} (--solve-mode)", worst.mode)
+            } else {
+                format!("even solved {}, the leanest way", worst.mode)
+            },
+            tier: worst.tier,
+            name: worst.name.clone(),
+            need: Box::new(worst.need.clone()),
+            available: budget.bytes,
+            from: budget.source.clone(),
+        })
+    }
+}
+
+/// A tier's own arrays in `mode`: merged counters take nothing of their own.
+fn mode_need(game: &GameHandle, node: &TierNode, mode: SolveMode, reverse_graph: bool) -> TierNeed {
+    let mut need = own_need(game, node, reverse_graph);
+    if mode == SolveMode::Compact {
+        need.counters = 0;
+    }
+    need
+}
+
+/// What one tier's children take in memory in `mode` (beyond the records of child
+/// tiers held whole, which parents of a group share).
+fn children_need(graph: &TierGraph, node: &TierNode, mode: SolveMode) -> u64 {
+    let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
+    let sum = |f: &dyn Fn(u64) -> u64| {
+        node.children
+            .iter()
+            .map(|c| f(size(c)))
+            .fold(0u64, u64::saturating_add)
+    };
+    match mode {
+        SolveMode::Whole => sum(&|s| s.saturating_mul(order_bytes(s))),
+        SolveMode::Streamed | SolveMode::Compact if node.children.is_empty() => 0,
+        SolveMode::Streamed | SolveMode::Compact => runs::SPILL_BYTES.saturating_add(sum(&|s| {
+            runs::index_bytes(s).saturating_add(VERIFY_CACHE.min(s.saturating_mul(2)))
+        })),
+    }
+}
+
+/// The need of solving `group` side by side in `modes` on `threads` threads, with the
+/// tiers of `loaded` held for later parents; and the index of the tier needing most.
+#[allow(clippy::too_many_arguments)]
+fn group_need(
+    game: &GameHandle,
+    graph: &TierGraph,
+    group: &[&TierNode],
+    modes: &[SolveMode],
+    loaded: &HashSet<Tier>,
+    threads: usize,
+    reverse_graph: bool,
+) -> (TierNeed, usize) {
+    let raw = record_bytes(game.supports_winby());
+    let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
+    let mut work: Vec<(u64, usize, TierNeed)> = group
+        .iter()
+        .zip(modes)
+        .enumerate()
+        .map(|(k, (n, &m))| {
+            let mut need = mode_need(game, n, m, reverse_graph);
+            need.children = children_need(graph, n, m);
+            (need.total(), k, need)
+        })
+        .collect();
+    work.sort_by_key(|w| std::cmp::Reverse(w.0));
+    let mut need = TierNeed::default();
+    for (_, _, w) in work.iter().take(threads.max(1)) {
+        need.records = need.records.saturating_add(w.records);
+        need.counters = need.counters.saturating_add(w.counters);
+        need.turns = need.turns.saturating_add(w.turns);
+        need.winby = need.winby.saturating_add(w.winby);
+        need.frontier = need.frontier.saturating_add(w.frontier);
+        need.children = need.children.saturating_add(w.children);
+        need.extra = need.extra.saturating_add(w.extra);
+    }
+    let whole: HashSet<Tier> = whole_children(group, modes);
+    let sum = |it: &mut dyn Iterator<Item = u64>| it.fold(0u64, u64::saturating_add);
+    need.children = need
+        .children
+        .saturating_add(raw.saturating_mul(sum(&mut whole.iter().map(size))));
+    need.cached = raw.saturating_mul(sum(&mut loaded
+        .iter()
+        .filter(|t| !whole.contains(t))
+        .map(size)));
+    need.slack = SLACK_FIXED.saturating_add(need.total() / SLACK_DIVISOR);
+    (need, work.first().map_or(0, |w| w.1))
+}
+
+/// The child tiers the tiers of `group` solved whole read whole.
+fn whole_children(group: &[&TierNode], modes: &[SolveMode]) -> HashSet<Tier> {
+    group
+        .iter()
+        .zip(modes)
+        .filter(|(_, &m)| m == SolveMode::Whole)
+        .flat_map(|(n, _)| n.children.iter().copied())
+        .collect()
+}
+
+/// Plans the tiers `todo` accepts, in the solver's order (levels; small tiers of a
+/// level side by side on `threads` threads, large ones alone; solved tiers below
+/// `big_tier` kept for parents still to come): each group starts with every tier
+/// solved whole and makes its largest tier one way leaner until the group fits the
+/// budget or every tier is at its leanest (then its tiers are marked as not fitting).
+pub fn plan(
+    game: &GameHandle,
+    graph: &TierGraph,
+    todo: &dyn Fn(Tier) -> bool,
+    threads: usize,
+    big_tier: u64,
+    options: &MemoryCheck,
+) -> SolvePlan {
+    let budget = budget(options);
+    let limit = budget.as_ref().map_or(u64::MAX, |b| b.bytes);
+    let mut waiting: HashMap<Tier, usize> = HashMap::new();
+    for n in graph.order.iter().filter(|n| todo(n.tier)) {
+        for c in &n.children {
+            *waiting.entry(*c).or_default() += 1;
+        }
+    }
+    let mut loaded: HashSet<Tier> = HashSet::new();
+    let mut tiers = Vec::new();
+    for level in graph.levels() {
+        let nodes: Vec<&TierNode> = level
+            .iter()
+            .filter(|t| todo(**t))
+            .filter_map(|t| graph.get(*t))
+            .collect();
+        let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
+            nodes.into_iter().partition(|n| n.stored >= big_tier);
+        let mut groups: Vec<Vec<&TierNode>> = Vec::new();
+        if !small.is_empty() {
+            groups.push(small);
+        }
+        groups.extend(big.into_iter().map(|n| vec![n]));
+        for group in groups {
+            // A way forced on a game it cannot serve gives the next that can.
+            let forced = options.forced.map(|m| {
+                let mut m = m;
+                while !m.serves(game) {
+                    m = match m {
+                        SolveMode::Compact => SolveMode::Streamed,
+                        other => other,
+                    };
+                }
+                m
+            });
+            let mut modes = vec![forced.unwrap_or(SolveMode::Whole); group.len()];
+            let need = |modes: &[SolveMode]| {
+                group_need(
+                    game,
+                    graph,
+                    &group,
+                    modes,
+                    &loaded,
+                    threads,
+                    options.reverse_graph,
+                )
+            };
+            let (mut got, _) = need(&modes);
+            while got.total() > limit && options.forced.is_none() {
+                // The tier with the largest need of those that can go leaner.
+                let Some(k) = (0..group.len())
+                    .filter(|&k| modes[k].leaner_for(game).is_some())
+                    .max_by_key(|&k| {
+                        mode_need(game, group[k], modes[k], options.reverse_graph)
+                            .total()
+                            .saturating_add(children_need(graph, group[k], modes[k]))
+                    })
+                else {
+                    break;
+                };
+                modes[k] = modes[k].leaner_for(game).expect("filtered");
+                got = need(&modes).0;
+            }
+            let fits = got.total() <= limit;
+            for (n, &m) in group.iter().zip(&modes) {
+                tiers.push(TierPlan {
+                    tier: n.tier,
+                    name: n.name.clone(),
+                    mode: m,
+                    peak_bytes: got.total(),
+                    fits,
+                    need: got.clone(),
+                });
+            }
+            loaded.extend(whole_children(&group, &modes));
+            for n in &group {
+                for c in &n.children {
+                    if let Some(left) = waiting.get_mut(c) {
+                        *left = left.saturating_sub(1);
+                        if *left == 0 {
+                            loaded.remove(c);
+                        }
+                    }
+                }
+            }
+            for n in &group {
+                if waiting.get(&n.tier).copied().unwrap_or(0) > 0 && n.stored < big_tier {
+                    loaded.insert(n.tier);
+                }
+            }
+        }
+    }
+    SolvePlan { tiers, budget }
+}
+
+/// Logs a plan: the peak, and each tier not solved whole.
+pub fn log_plan(plan: &SolvePlan) {
+    let Some(top) = plan.tiers.iter().max_by_key(|t| t.peak_bytes) else {
+        return;
+    };
+    log::info!(
+        "estimated peak memory: {} (solving tier {} ({}) {}: {}){}",
+        bytes(top.peak_bytes),
+        top.tier,
+        top.name,
+        top.mode,
+        top.need.breakdown(),
+        plan.budget.as_ref().map_or(String::new(), |b| format!(
+            "; budget {} ({})",
+            bytes(b.bytes),
+            b.source
+        ))
+    );
+    for t in plan.tiers.iter().filter(|t| t.mode != SolveMode::Whole) {
+        log::info!(
+            "tier {} ({}): solved {}, about {} at its peak",
+            t.tier,
+            t.name,
+            t.mode,
+            bytes(t.peak_bytes)
+        );
+    }
+}
+
+/// The process's resident high-water mark (`VmHWM`), in bytes.
+pub fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_print_and_step_down() {
+        for m in SolveMode::ALL {
+            assert_eq!(m.name().parse::<SolveMode>(), Ok(m));
+        }
+        assert!("fast"
+            .parse::<SolveMode>()
+            .unwrap_err()
+            .contains("use whole, streamed or compact"));
+        assert_eq!(SolveMode::Whole.leaner(), Some(SolveMode::Streamed));
+        assert_eq!(SolveMode::Streamed.leaner(), Some(SolveMode::Compact));
+        assert_eq!(SolveMode::Compact.leaner(), None);
+    }
+
+    #[test]
+    fn the_peak_is_measured() {
+        let a = peak_rss().expect("Linux reports VmHWM");
+        let v = vec![1u8; 256 << 20];
+        std::hint::black_box(&v);
+        let b = peak_rss().unwrap();
+        assert!(b >= a.max(256 << 20), "{a} {b}");
+    }
+}
