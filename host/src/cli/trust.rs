@@ -161,4 +161,3 @@ pub fn note_local_trust(resource: &str) {
         )
     });
 }
-

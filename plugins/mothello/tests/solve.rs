@@ -15,6 +15,7 @@
 
 use gamesman_host::engine::db::{self, file::encode_tier, Database, GameKey};
 use gamesman_host::engine::record::Record;
+use gamesman_host::engine::solver::children::ChildTier;
 use gamesman_host::engine::solver::frontier::ChildFrontier;
 use gamesman_host::engine::solver::{self, meta_of, Silent, SolveOptions, SolveReport};
 use gamesman_host::engine::tier::TierGraph;
@@ -300,10 +301,15 @@ fn resolve_tier(
     threads: usize,
 ) -> Vec<u8> {
     let node = graph.get(tier).unwrap();
-    let children: Vec<ChildFrontier> = node
+    let children: Vec<ChildTier> = node
         .children
         .iter()
-        .map(|&c| ChildFrontier::new(c, s.db.load_tier(&meta_of(graph.get(c).unwrap())).unwrap()))
+        .map(|&c| {
+            ChildTier::Whole(ChildFrontier::new(
+                c,
+                s.db.load_tier(&meta_of(graph.get(c).unwrap())).unwrap(),
+            ))
+        })
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -316,6 +322,7 @@ fn resolve_tier(
                 node,
                 &children,
                 solver::parents::ParentMode::Auto,
+                false,
                 &|_| {},
                 &|_| {},
             )
