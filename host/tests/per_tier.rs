@@ -54,8 +54,9 @@ fn tier_by_tier_from_the_database_matches_a_whole_solve() {
     assert_eq!(todo, all, "an empty database holds nothing");
     assert_eq!(todo.len(), 10);
     for node in &graph.order {
-        let records =
-            solver::solve_and_store(&game, db.as_ref(), &graph, node, &options, &Silent).unwrap();
+        let records = solver::solve_and_store(&game, db.as_ref(), &graph, node, &options, &Silent)
+            .unwrap()
+            .expect("solved whole: the records are returned");
         assert_eq!(records.len() as u64, node.size);
     }
     assert_eq!(files(work.path()), files(whole.path()));

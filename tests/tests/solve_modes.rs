@@ -1,4 +1,4 @@
-//! End-to-end: every way of solving (`solve --solve-mode whole|streamed|compact`)
+//! End-to-end: every way of solving (`solve --solve-mode whole|streamed|compact|byte`)
 //! stores byte-identical tier files on 1 and 2 threads, for modules of every kind: a
 //! loopy tiered game with ties (mtttier), Quixo (3x3 whole, 5x5's 0-blank endgame), a
 //! forward-only module solved through a reverse graph (dodgem), WinBy modules
@@ -45,7 +45,7 @@ fn host(module: &str, variant: &str, args: &[&str]) -> Command {
 /// Solves in every way on 1 and 2 threads; asserts identical files; returns the count.
 fn same_files_every_way(module: &str, variant: &str, extra: &[&str]) -> usize {
     let mut first: Option<BTreeMap<String, Vec<u8>>> = None;
-    for mode in ["whole", "streamed", "compact"] {
+    for mode in ["whole", "streamed", "compact", "byte"] {
         for threads in ["1", "2"] {
             let dir = tempfile::tempdir().expect("temp dir");
             let db = format!("file:{}", dir.path().display());
@@ -141,7 +141,10 @@ fn the_plan_has_its_shape_and_a_budget_too_small_is_refused() {
     for t in tiers {
         assert!(t["name"].is_string());
         let mode = t["mode"].as_str().unwrap();
-        assert!(["whole", "streamed", "compact"].contains(&mode), "{mode}");
+        assert!(
+            ["whole", "streamed", "compact", "byte"].contains(&mode),
+            "{mode}"
+        );
     }
     // The largest 1-blank tiers (15.6 M canonical positions) cannot be solved whole in
     // 120 MiB; the 0-blank ones can.

@@ -142,7 +142,7 @@ pub fn verify_database(
             verify::check_tier(
                 game,
                 node,
-                &records,
+                records.as_ref(),
                 &refs,
                 Selection::All,
                 Stage::Stored,

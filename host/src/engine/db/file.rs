@@ -23,6 +23,7 @@ mod lock;
 mod reader;
 mod remote;
 pub mod source;
+mod stage;
 #[cfg(test)]
 mod tests;
 
@@ -36,8 +37,8 @@ pub use reader::TierReader;
 use super::net::Remote;
 use super::sparse::{self, ReachableReader};
 use super::{
-    Coverage, Database, DbError, DbResult, GameKey, LockWait, ReachableTier, RecordSource,
-    StoredTier, TierMeta, TierStatus,
+    Coverage, Database, DbError, DbResult, FillBlock, GameKey, LockWait, ReachableTier,
+    RecordSource, StagedTier, StoredTier, TierMeta, TierStatus,
 };
 use crate::engine::marks::Marks;
 use crate::engine::record::{Record, TierRecords};
@@ -306,19 +307,28 @@ impl FileDb {
     fn write_tier_file(&self, tier: Tier, bytes: &[u8]) -> DbResult<()> {
         self.refuse_remote()?;
         self.lock_for_writing(LockWait::Wait)?;
-        let path = self.tier_path(tier);
         let tmp = self
             .dir
             .join(lock::temporary_name(&format!("tier_{}.gz", tier.0)));
         let write = || -> DbResult<()> {
             let mut f = File::create(&tmp).map_err(io("creating", &tmp))?;
             f.write_all(bytes).map_err(io("writing", &tmp))?;
-            f.sync_all().map_err(io("syncing", &tmp))?;
-            fs::rename(&tmp, &path).map_err(io("renaming into place", &path))
+            f.sync_all().map_err(io("syncing", &tmp))
         };
         if let Err(e) = write() {
             // Our own half-written file: nobody else would know to remove it.
             let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        self.put_in_place(tier, &tmp)
+    }
+
+    /// Renames tier `tier`'s synced temporary file `tmp` into place (removing it when
+    /// that fails), and forgets the reader of the file it replaces.
+    fn put_in_place(&self, tier: Tier, tmp: &Path) -> DbResult<()> {
+        let path = self.tier_path(tier);
+        if let Err(e) = fs::rename(tmp, &path).map_err(io("renaming into place", &path)) {
+            let _ = fs::remove_file(tmp);
             return Err(e);
         }
         if let Ok(d) = File::open(&self.dir) {
@@ -412,6 +422,14 @@ impl Database for FileDb {
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()> {
         let bytes = encode_tier(&self.key, meta, records);
         self.write_tier_file(meta.tier, &bytes)
+    }
+
+    fn stage_tier<'a>(
+        &'a self,
+        meta: &TierMeta,
+        fill: FillBlock<'_>,
+    ) -> DbResult<Box<dyn StagedTier + 'a>> {
+        Ok(Box::new(stage::stage(self, meta, fill)?))
     }
 
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>> {

@@ -229,6 +229,38 @@ impl RecordSource for TierRecords {
     }
 }
 
+/// Records of a staged tier given block by block: `fill(first, out)` writes the
+/// packed records of positions `first..first + out.len()`.
+pub type FillBlock<'a> = &'a mut dyn FnMut(u64, &mut [u16]) -> DbResult<()>;
+
+/// Positions per `fill` call of the default `stage_tier`.
+const STAGE_BLOCK: usize = 1 << 19;
+
+/// A tier written beside its place (`Database::stage_tier`), readable before it is
+/// put there.
+pub trait StagedTier: Send + Sync {
+    /// Its records, read back from where they were written.
+    fn records(&self) -> &dyn RecordSource;
+    /// Puts it in place, atomically.
+    fn commit(self: Box<Self>) -> DbResult<()>;
+}
+
+/// The default staged tier: records in memory, stored on commit.
+struct InMemoryStaged<'a, D: ?Sized> {
+    db: &'a D,
+    meta: TierMeta,
+    records: TierRecords,
+}
+
+impl<D: Database + ?Sized> StagedTier for InMemoryStaged<'_, D> {
+    fn records(&self) -> &dyn RecordSource {
+        &self.records
+    }
+    fn commit(self: Box<Self>) -> DbResult<()> {
+        self.db.store_tier(&self.meta, &self.records)
+    }
+}
+
 /// A store of solved tiers.
 pub trait Database: Send + Sync {
     /// A short description (`file:/home/me/.local/share/gamesman/mtttier_regular_tierdb`).
@@ -263,6 +295,34 @@ pub trait Database: Send + Sync {
     }
     /// Stores a tier, atomically: either the whole tier is stored or nothing changes.
     fn store_tier(&self, meta: &TierMeta, records: &TierRecords) -> DbResult<()>;
+    /// Writes a tier (without WinBy) from its records given block by block, beside its
+    /// place: readable through the staged tier, put in place by its `commit`, removed
+    /// if dropped without it. `fill` is called for increasing blocks. Default: the
+    /// records gathered in memory and stored by `store_tier` on commit; a file database
+    /// writes them out as they come, never holding the tier.
+    fn stage_tier<'a>(
+        &'a self,
+        meta: &TierMeta,
+        fill: FillBlock<'_>,
+    ) -> DbResult<Box<dyn StagedTier + 'a>> {
+        let n = meta.size as usize;
+        let mut values = Vec::new();
+        values
+            .try_reserve_exact(n)
+            .map_err(|_| DbError::Unsupported(format!("{n} records do not fit in memory")))?;
+        values.resize(n, 0u16);
+        for (k, chunk) in values.chunks_mut(STAGE_BLOCK).enumerate() {
+            fill((k * STAGE_BLOCK) as u64, chunk)?;
+        }
+        Ok(Box::new(InMemoryStaged {
+            db: self,
+            meta: meta.clone(),
+            records: TierRecords {
+                values,
+                winby: None,
+            },
+        }))
+    }
     /// One record, or `None` when its tier is not stored. Does not read a whole tier.
     fn lookup(&self, p: TierPosition) -> DbResult<Option<Record>>;
     /// Forgets every stored tier of this game and variant.

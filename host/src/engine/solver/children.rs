@@ -99,7 +99,7 @@ impl ChildCache<'_> {
                 self.loaded.insert(tier, f.clone());
                 Ok(ChildTier::Whole(f))
             }
-            SolveMode::Streamed | SolveMode::Compact => {
+            SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte => {
                 if let Some(s) = self.streamed.get(&tier) {
                     return Ok(ChildTier::Streamed(s.clone()));
                 }

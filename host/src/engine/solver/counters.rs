@@ -5,7 +5,8 @@
 //!
 //! This file only holds counters; it never decides a value.
 
-use crate::engine::record::MAX_REMOTENESS;
+use crate::engine::record::{pack, MAX_REMOTENESS};
+use gamesman_plugin_api::Value;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::*};
 
 /// The most moves a game may have for one-byte counters (254 and 255 are the marks).
@@ -25,6 +26,19 @@ pub trait Cell: Sync + Send {
     fn put(&self, v: u32);
     /// Compare and exchange (weak), as `AtomicU32::compare_exchange_weak`.
     fn cas(&self, cur: u32, new: u32) -> Result<u32, u32>;
+    /// Stores the record of position `i`, just marked decided, as value `v` at
+    /// remoteness `r`: in `records`, or (one-byte cells) in the cell itself, whose
+    /// remoteness the solver writes out by level.
+    #[inline]
+    fn settle(&self, records: &[AtomicU16], i: usize, v: Value, r: u32) {
+        records[i].store(pack(v, r), Relaxed);
+    }
+    /// The packed record of decided position `i` as far as this cell knows it (one-byte
+    /// cells know the value only: remoteness 0).
+    #[inline]
+    fn packed(&self, records: &[AtomicU16], i: usize) -> u16 {
+        records[i].load(Relaxed)
+    }
 }
 
 impl Cell for AtomicU8 {
@@ -122,6 +136,101 @@ fn raw_of(v: u32) -> u16 {
     }
 }
 
+/// The most moves a game may have for one-byte cells (the codes from 250 up are
+/// the marks and the decided values).
+pub const BYTE_MOVES: u32 = 249;
+
+/// One byte holding a counter or a decided value (no remoteness: the solver writes
+/// the remoteness of each level out, `onebyte`). Raw codes: counts below 250, 250 a
+/// position just marked decided (its value follows in the same thread), 251 win, 252
+/// lose, 253 tie, 254 draw, 255 skipped.
+#[repr(transparent)]
+pub struct ByteCell(AtomicU8);
+
+const BYTE_PLACEHOLDER: u8 = 250;
+const BYTE_SKIP: u8 = 255;
+
+/// The raw code of a decided value in a one-byte cell.
+#[inline]
+fn byte_code(v: Value) -> u8 {
+    match v {
+        Value::WIN => 251,
+        Value::LOSE => 252,
+        Value::TIE => 253,
+        _ => 254,
+    }
+}
+
+impl ByteCell {
+    /// The value a raw code stands for (`UNDECIDED` for counts and skipped ones).
+    #[inline]
+    pub fn value_of_code(raw: u8) -> Value {
+        match raw {
+            251 => Value::WIN,
+            252 => Value::LOSE,
+            253 => Value::TIE,
+            254 => Value::DRAW,
+            _ => Value::UNDECIDED,
+        }
+    }
+
+    /// The raw code.
+    #[inline]
+    pub fn raw(&self) -> u8 {
+        self.0.load(Relaxed)
+    }
+
+    /// Marks an open position a draw (what is undecided at the end never resolves).
+    #[inline]
+    pub fn finish(&self) {
+        if matches!(status(self), Status::Open(_)) {
+            self.0.store(254, Relaxed);
+        }
+    }
+}
+
+impl Cell for ByteCell {
+    const SKIP: u32 = BYTE_SKIP as u32;
+    const DECIDED: u32 = BYTE_PLACEHOLDER as u32;
+    fn zero() -> Self {
+        ByteCell(AtomicU8::new(0))
+    }
+    #[inline]
+    fn get(&self) -> u32 {
+        match self.0.load(Relaxed) {
+            BYTE_SKIP => Self::SKIP,
+            raw if raw >= BYTE_PLACEHOLDER => Self::DECIDED,
+            raw => raw as u32,
+        }
+    }
+    #[inline]
+    fn put(&self, v: u32) {
+        self.0.store(v as u8, Relaxed)
+    }
+    #[inline]
+    fn cas(&self, cur: u32, new: u32) -> Result<u32, u32> {
+        // Only counts and the placeholder are ever compared: a decided cell reads as
+        // DECIDED, which the solver never swaps.
+        let logical = |raw: u8| match raw {
+            BYTE_SKIP => Self::SKIP,
+            r if r >= BYTE_PLACEHOLDER => Self::DECIDED,
+            r => r as u32,
+        };
+        self.0
+            .compare_exchange_weak(cur as u8, new as u8, AcqRel, Relaxed)
+            .map(logical)
+            .map_err(logical)
+    }
+    #[inline]
+    fn settle(&self, _: &[AtomicU16], _: usize, v: Value, _: u32) {
+        self.0.store(byte_code(v), Relaxed);
+    }
+    #[inline]
+    fn packed(&self, _: &[AtomicU16], _: usize) -> u16 {
+        pack(Self::value_of_code(self.0.load(Relaxed)), 0)
+    }
+}
+
 /// The counters of a tier, one or four bytes each, or merged into its records.
 pub enum Counters {
     /// One byte a position.
@@ -130,6 +239,8 @@ pub enum Counters {
     Wide(Vec<AtomicU32>),
     /// In the records (`Cell for AtomicU16`).
     Merged,
+    /// One byte a position holding counter and value; no records (`ByteCell`).
+    Byte(Vec<ByteCell>),
 }
 
 /// What a counter says about its position.
@@ -170,6 +281,7 @@ impl Counters {
             Counters::Narrow(v) => status(&v[i]),
             Counters::Wide(v) => status(&v[i]),
             Counters::Merged => status(&records[i]),
+            Counters::Byte(v) => status(&v[i]),
         }
     }
 }

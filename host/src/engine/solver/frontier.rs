@@ -195,6 +195,11 @@ impl Bits {
         Bits { words }
     }
 
+    /// The words, 64 positions each (bit `b` of word `k` is position `64 k + b`).
+    pub fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
     /// Words needed for `n` positions.
     pub fn words_for(n: usize) -> usize {
         n.div_ceil(64)

@@ -15,6 +15,7 @@ pub mod compact;
 pub mod counters;
 pub mod frontier;
 pub mod memory;
+pub mod onebyte;
 pub mod parents;
 pub mod plan;
 pub mod reachable;
@@ -466,7 +467,7 @@ fn solve_group(
             .collect::<Result<Vec<_>, SolveError>>()?;
         inputs.push(kids);
     }
-    let solved: Vec<TierRecords> = nodes
+    let solved: Vec<Option<TierRecords>> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
         .zip(modes.par_iter())
@@ -480,14 +481,17 @@ fn solve_group(
         }
     }
     for (n, records) in nodes.iter().zip(solved) {
-        cache.offer(n.tier, records);
+        if let Some(records) = records {
+            cache.offer(n.tier, records);
+        }
     }
     Ok(())
 }
 
 /// Solves one tier whose child tiers are already stored in `db`, reading them from it
 /// in the fastest way the memory budget allows (whole, else streamed; one way leaner
-/// again when an allocation fails), and stores it atomically; returns its records.
+/// again when an allocation fails), and stores it atomically; returns its records
+/// (`None` when it was solved one byte a position: those are never whole in memory).
 /// This is the unit of work a distributed worker does: no records need to be in
 /// memory beforehand.
 pub fn solve_and_store(
@@ -497,7 +501,7 @@ pub fn solve_and_store(
     node: &TierNode,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
-) -> Result<TierRecords, SolveError> {
+) -> Result<Option<TierRecords>, SolveError> {
     let memory = memory_check(game, options);
     let plan = plan::plan(
         game,
@@ -519,7 +523,7 @@ pub fn solve_and_store(
                     SolveMode::Whole => {
                         ChildTier::Whole(ChildFrontier::new(c, db.load_tier(&meta_of(child))?))
                     }
-                    SolveMode::Streamed | SolveMode::Compact => {
+                    SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte => {
                         ChildTier::Streamed(Arc::new(streamed(db, child)?))
                     }
                 })
@@ -537,9 +541,12 @@ pub fn solve_and_store(
     }
 }
 
-/// Solves one tier from its children's records (in memory, sorted by remoteness) and
-/// stores it atomically: the per-tier step every solve path takes, so whatever a tier
-/// goes through before it is stored applies to all of them.
+/// Solves one tier from its children's records (in memory, sorted by remoteness, or
+/// streamed) and stores it atomically: the per-tier step every solve path takes, so
+/// whatever a tier goes through before it is stored applies to all of them. Returns
+/// its records, unless it was solved one byte a position (`SolveMode::Byte`): then
+/// they are assembled block by block into the file, checked from there, and never
+/// whole in memory.
 pub fn solve_and_store_with(
     game: &GameHandle,
     db: &dyn Database,
@@ -548,9 +555,39 @@ pub fn solve_and_store_with(
     mode: SolveMode,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
-) -> Result<TierRecords, SolveError> {
+) -> Result<Option<TierRecords>, SolveError> {
     let t0 = Instant::now();
     progress.tier_started(node);
+    if mode == SolveMode::Byte && onebyte::serves(game) {
+        let cells = retrograde::Cells::Byte(db.scratch_dir());
+        let (_, state) = retrograde::solve_tier(
+            game,
+            node,
+            &children,
+            options.parents,
+            &cells,
+            &|k| progress.advance(node, k),
+            &|what| progress.note(node, what),
+        )?;
+        let (cells, log) = state.one_byte().expect("solved one byte a position");
+        let mut assembler = log.assembler(cells);
+        let staged = db.stage_tier(&meta_of(node), &mut |first, out| assembler.fill(first, out))?;
+        drop(assembler);
+        drop(state);
+        let selection =
+            verify::Selection::of(options.verify, options.seed).map(verify::Selection::in_runs);
+        verify::check_solved_tier(
+            game,
+            node,
+            verify::Own::Source(staged.records()),
+            &children,
+            selection,
+        )?;
+        drop(children);
+        staged.commit()?;
+        progress.tier_finished(node, t0.elapsed());
+        return Ok(None);
+    }
     let records = solve_one(
         game,
         node,
@@ -566,11 +603,11 @@ pub fn solve_and_store_with(
         // Children read through a block cache: the sample in runs of neighbours.
         selection = selection.map(verify::Selection::in_runs);
     }
-    verify::check_solved_tier(game, node, &records, &children, selection)?;
+    verify::check_solved_tier(game, node, (&records).into(), &children, selection)?;
     drop(children);
     db.store_tier(&meta_of(node), &records)?;
     progress.tier_finished(node, t0.elapsed());
-    Ok(records)
+    Ok(Some(records))
 }
 
 /// Solves one tier from its solved children: values, then WinBy where supported.
@@ -583,8 +620,13 @@ pub fn solve_one(
     tick: retrograde::Tick<'_>,
     note: retrograde::Note<'_>,
 ) -> Result<TierRecords, SolveError> {
+    let cells = if merged {
+        retrograde::Cells::Merged
+    } else {
+        retrograde::Cells::Separate
+    };
     let (mut records, state) =
-        retrograde::solve_tier(game, node, children, mode, merged, tick, note)?;
+        retrograde::solve_tier(game, node, children, mode, &cells, tick, note)?;
     if game.supports_winby() {
         records.winby = Some(winby::winby_pass(
             game,

@@ -33,11 +33,21 @@ pub enum SolveMode {
     /// (one 16-bit cell: 2.25 B a position instead of 3.25 for one-byte counters).
     /// Games of at most `counters::MERGED_MOVES` moves a position.
     Compact,
+    /// Streamed children, and counter and value in one byte a position; the
+    /// remoteness of each level written out to a scratch file and merged in when the
+    /// tier is written, block by block (`onebyte`): 1.25 B a position. Games of at most
+    /// `counters::BYTE_MOVES` moves a position, without WinBy.
+    Byte,
 }
 
 impl SolveMode {
     /// Every way, fastest first.
-    pub const ALL: [SolveMode; 3] = [SolveMode::Whole, SolveMode::Streamed, SolveMode::Compact];
+    pub const ALL: [SolveMode; 4] = [
+        SolveMode::Whole,
+        SolveMode::Streamed,
+        SolveMode::Compact,
+        SolveMode::Byte,
+    ];
 
     /// The name `--solve-mode` takes and the plan prints.
     pub fn name(self) -> &'static str {
@@ -45,17 +55,39 @@ impl SolveMode {
             SolveMode::Whole => "whole",
             SolveMode::Streamed => "streamed",
             SolveMode::Compact => "compact",
+            SolveMode::Byte => "byte",
         }
     }
 
     /// Whether `game` can be solved this way.
     pub fn serves(self, game: &GameHandle) -> bool {
-        self != SolveMode::Compact || game.properties().max_moves <= super::counters::MERGED_MOVES
+        match self {
+            SolveMode::Whole | SolveMode::Streamed => true,
+            SolveMode::Compact => game.properties().max_moves <= super::counters::MERGED_MOVES,
+            SolveMode::Byte => super::onebyte::serves(game),
+        }
     }
 
     /// The next leaner way `game` can be solved, if any.
     pub fn leaner_for(self, game: &GameHandle) -> Option<SolveMode> {
-        self.leaner().filter(|m| m.serves(game))
+        let mut m = self.leaner()?;
+        while !m.serves(game) {
+            m = m.leaner()?;
+        }
+        Some(m)
+    }
+
+    /// This way, or the nearest richer one `game` can be solved in (a way forced on a
+    /// game it cannot serve).
+    pub fn nearest_for(self, game: &GameHandle) -> SolveMode {
+        let mut m = self;
+        while !m.serves(game) {
+            m = match m {
+                SolveMode::Byte => SolveMode::Compact,
+                _ => SolveMode::Streamed,
+            };
+        }
+        m
     }
 
     /// The next leaner way, if any.
@@ -63,7 +95,8 @@ impl SolveMode {
         match self {
             SolveMode::Whole => Some(SolveMode::Streamed),
             SolveMode::Streamed => Some(SolveMode::Compact),
-            SolveMode::Compact => None,
+            SolveMode::Compact => Some(SolveMode::Byte),
+            SolveMode::Byte => None,
         }
     }
 }
@@ -80,7 +113,9 @@ impl std::str::FromStr for SolveMode {
         SolveMode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("'{s}' is not a way of solving: use whole, streamed or compact"))
+            .ok_or_else(|| {
+                format!("'{s}' is not a way of solving: use whole, streamed, compact or byte")
+            })
     }
 }
 
@@ -221,8 +256,20 @@ impl SolvePlan {
 /// A tier's own arrays in `mode`: merged counters take nothing of their own.
 fn mode_need(game: &GameHandle, node: &TierNode, mode: SolveMode, reverse_graph: bool) -> TierNeed {
     let mut need = own_need(game, node, reverse_graph);
-    if mode == SolveMode::Compact {
-        need.counters = 0;
+    match mode {
+        SolveMode::Compact => need.counters = 0,
+        SolveMode::Byte => {
+            // One byte a position for counter and value, no records; the remoteness
+            // log's tables and buffers (the staged file's reader comes after the cells
+            // are freed, and takes less).
+            need.records = 0;
+            need.counters = node.stored;
+            need.extra = need
+                .extra
+                .saturating_add(super::onebyte::LOG_BYTES)
+                .saturating_add(super::onebyte::table_bytes(node.stored));
+        }
+        SolveMode::Whole | SolveMode::Streamed => {}
     }
     need
 }
@@ -239,10 +286,11 @@ fn children_need(graph: &TierGraph, node: &TierNode, mode: SolveMode) -> u64 {
     };
     match mode {
         SolveMode::Whole => sum(&|s| s.saturating_mul(order_bytes(s))),
-        SolveMode::Streamed | SolveMode::Compact if node.children.is_empty() => 0,
-        SolveMode::Streamed | SolveMode::Compact => runs::SPILL_BYTES.saturating_add(sum(&|s| {
-            runs::index_bytes(s).saturating_add(VERIFY_CACHE.min(s.saturating_mul(2)))
-        })),
+        SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte if node.children.is_empty() => 0,
+        SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte => runs::SPILL_BYTES
+            .saturating_add(sum(&|s| {
+                runs::index_bytes(s).saturating_add(VERIFY_CACHE.min(s.saturating_mul(2)))
+            })),
     }
 }
 
@@ -342,16 +390,7 @@ pub fn plan(
         groups.extend(big.into_iter().map(|n| vec![n]));
         for group in groups {
             // A way forced on a game it cannot serve gives the next that can.
-            let forced = options.forced.map(|m| {
-                let mut m = m;
-                while !m.serves(game) {
-                    m = match m {
-                        SolveMode::Compact => SolveMode::Streamed,
-                        other => other,
-                    };
-                }
-                m
-            });
+            let forced = options.forced.map(|m| m.nearest_for(game));
             let mut modes = vec![forced.unwrap_or(SolveMode::Whole); group.len()];
             let need = |modes: &[SolveMode]| {
                 group_need(
@@ -467,10 +506,11 @@ mod tests {
         assert!("fast"
             .parse::<SolveMode>()
             .unwrap_err()
-            .contains("use whole, streamed or compact"));
+            .contains("use whole, streamed, compact or byte"));
         assert_eq!(SolveMode::Whole.leaner(), Some(SolveMode::Streamed));
         assert_eq!(SolveMode::Streamed.leaner(), Some(SolveMode::Compact));
-        assert_eq!(SolveMode::Compact.leaner(), None);
+        assert_eq!(SolveMode::Compact.leaner(), Some(SolveMode::Byte));
+        assert_eq!(SolveMode::Byte.leaner(), None);
     }
 
     #[test]

@@ -15,9 +15,12 @@
 //! databases or presentation.
 
 use super::children::ChildTier;
-use super::counters::{status, Cell, Counters, Status, MERGED_MOVES, NARROW_MOVES};
+use super::counters::{
+    status, ByteCell, Cell, Counters, Status, BYTE_MOVES, MERGED_MOVES, NARROW_MOVES,
+};
 use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
+use super::onebyte::RemotenessLog;
 pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{for_each_parents_warmed, ParentMode, ParentSource, ReverseGraph};
 use super::runs::LevelRuns;
@@ -61,6 +64,35 @@ impl Flow {
     }
 }
 
+/// How a tier's counters and records are laid out while it is solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cells {
+    /// Counters (one or four bytes) beside 16-bit records.
+    Separate,
+    /// Counter and record in one 16-bit cell (games of at most `MERGED_MOVES` moves).
+    Merged,
+    /// Counter and value in one byte, the remoteness written out level by level to a
+    /// scratch file in the directory given (the system's when `None`); games of at
+    /// most `BYTE_MOVES` moves without WinBy. The records are then assembled when the
+    /// tier is stored (`onebyte`), not returned.
+    Byte(Option<std::path::PathBuf>),
+}
+
+impl Cells {
+    /// The layout `game` can take of the one asked for (the next richer one when it
+    /// cannot take that one).
+    fn for_game(&self, game: &GameHandle) -> Cells {
+        let p = game.properties();
+        match self {
+            Cells::Byte(_) if p.supports_winby || p.max_moves > BYTE_MOVES => {
+                Cells::Merged.for_game(game)
+            }
+            Cells::Merged if p.max_moves > MERGED_MOVES => Cells::Separate,
+            other => other.clone(),
+        }
+    }
+}
+
 /// The state of a tier while it is solved.
 pub struct TierState {
     /// The tier.
@@ -78,17 +110,30 @@ pub struct TierState {
     pub leaf_winby: Vec<std::sync::atomic::AtomicI32>,
     /// Where parents come from (undo moves, or the tier's reverse graph).
     pub parents: ParentSource,
+    /// One-byte cells: when each position was decided.
+    pub log: Option<RemotenessLog>,
 }
 
 impl TierState {
     /// The value of position `i` (`UNDECIDED` until decided).
     pub fn value(&self, i: u64) -> Value {
-        value_of(self.records[i as usize].load(Relaxed))
+        value_of(self.packed(i))
     }
 
     /// The packed record of position `i`.
     pub fn packed(&self, i: u64) -> u16 {
-        self.records[i as usize].load(Relaxed)
+        match &self.counters {
+            Counters::Byte(c) => c[i as usize].packed(&self.records, i as usize),
+            _ => self.records[i as usize].load(Relaxed),
+        }
+    }
+
+    /// One-byte cells and their remoteness log, after the solve (`None` otherwise).
+    pub fn one_byte(&self) -> Option<(&[ByteCell], &RemotenessLog)> {
+        match (&self.counters, &self.log) {
+            (Counters::Byte(c), Some(log)) => Some((c, log)),
+            _ => None,
+        }
     }
 
     /// Whether position `i` has no children (primitive or moveless) and is not skipped.
@@ -109,7 +154,7 @@ pub fn solve_tier(
     node: &TierNode,
     children: &[ChildTier],
     mode: ParentMode,
-    merged: bool,
+    cells: &Cells,
     tick: Tick<'_>,
     note: Note<'_>,
 ) -> Result<(TierRecords, TierState), SolveError> {
@@ -120,7 +165,10 @@ pub fn solve_tier(
         usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
     // Counters merged into the records save a byte (or four) a position; each
     // update is then one compare-and-swap on one cell.
-    let counters = if merged && game.properties().max_moves <= MERGED_MOVES {
+    let cells = cells.for_game(game);
+    let counters = if let Cells::Byte(_) = cells {
+        Counters::Byte(filled(game, node, "one-byte cells", n, ByteCell::zero)?)
+    } else if cells == Cells::Merged {
         Counters::Merged
     } else if game.properties().max_moves <= NARROW_MOVES {
         Counters::Narrow(filled(game, node, "child counters", n, AtomicU8::zero)?)
@@ -129,8 +177,12 @@ pub fn solve_tier(
     };
     let state = TierState {
         tier: node.tier,
+        records: if matches!(counters, Counters::Byte(_)) {
+            Vec::new()
+        } else {
+            filled(game, node, "records", n, || AtomicU16::new(0))?
+        },
         counters,
-        records: filled(game, node, "records", n, || AtomicU16::new(0))?,
         turns: if keep_turns {
             filled(game, node, "turns", n, || AtomicU8::new(0))?
         } else {
@@ -149,6 +201,10 @@ pub fn solve_tier(
             Vec::new()
         },
         parents: ParentSource::UndoMoves,
+        log: match &cells {
+            Cells::Byte(dir) => Some(RemotenessLog::new(dir.as_deref())?),
+            _ => None,
+        },
     };
     // The frontier: positions decided at the level being sent on, and at the next.
     let words = Bits::words_for(n);
@@ -159,6 +215,7 @@ pub fn solve_tier(
         Counters::Narrow(c) => scan(game, node, &state, c, &now, tick)?,
         Counters::Wide(c) => scan(game, node, &state, c, &now, tick)?,
         Counters::Merged => scan(game, node, &state, &state.records, &now, tick)?,
+        Counters::Byte(c) => scan(game, node, &state, c, &now, tick)?,
     };
     let mut state = state;
     if use_graph(game, mode)? {
@@ -166,10 +223,12 @@ pub fn solve_tier(
     }
 
     // Wins and losses level by level, then ties once every win and loss is known.
+    let mut log = state.log.take();
     let mut levels = Levels {
         game,
         node,
         state: &state,
+        log: log.as_mut(),
         flow,
         children,
         now: &mut now,
@@ -179,8 +238,22 @@ pub fn solve_tier(
         Counters::Narrow(c) => levels.both_phases(c)?,
         Counters::Wide(c) => levels.both_phases(c)?,
         Counters::Merged => levels.both_phases(&state.records)?,
+        Counters::Byte(c) => levels.both_phases(c)?,
     }
     drop((now, next));
+    state.log = log;
+    if let Counters::Byte(c) = &state.counters {
+        // Whatever is still undecided never resolves: a draw. The records are
+        // assembled from the cells and the log when the tier is stored.
+        c.par_iter().for_each(ByteCell::finish);
+        return Ok((
+            TierRecords {
+                values: Vec::new(),
+                winby: None,
+            },
+            state,
+        ));
+    }
 
     // Whatever is still undecided never resolves: a draw.
     let counters = std::mem::replace(&mut state.counters, Counters::Narrow(Vec::new()));
@@ -188,6 +261,7 @@ pub fn solve_tier(
         Counters::Narrow(c) => finish(&state.records, c),
         Counters::Wide(c) => finish(&state.records, c),
         Counters::Merged => finish(&state.records, &state.records),
+        Counters::Byte(_) => unreachable!("returned above"),
     }
     drop(counters);
     let values: Vec<u16> = if winby {
@@ -275,7 +349,7 @@ fn scan<C: Cell>(
                     match decided {
                         Some(v) => {
                             counters[i].put(C::DECIDED);
-                            state.records[i].store(pack(v, 0), Relaxed);
+                            counters[i].settle(&state.records, i, v, 0);
                             if v != Value::TIE {
                                 wl.set(i as u64);
                             }
@@ -363,6 +437,8 @@ struct Levels<'a, 'b> {
     game: &'a GameHandle,
     node: &'a TierNode,
     state: &'a TierState,
+    /// One-byte cells: where each level's newly decided positions are written.
+    log: Option<&'b mut RemotenessLog>,
     flow: Flow,
     children: &'a [ChildTier],
     /// Positions of the tier decided at the level being sent on.
@@ -380,7 +456,7 @@ impl Levels<'_, '_> {
         let tie0 = pack(Value::TIE, 0);
         let records = &self.state.records;
         self.now
-            .fill(records.len(), |i| records[i].load(Relaxed) == tie0);
+            .fill(counters.len(), |i| counters[i].packed(records, i) == tie0);
         self.run(counters, Phase::Tie)
     }
 
@@ -423,10 +499,17 @@ impl Levels<'_, '_> {
                 }
             }
             if own {
-                let state = self.state;
-                send.bits(self.now, |i| state.packed(i))?;
+                let records = &self.state.records;
+                send.bits(self.now, |i| {
+                    counters[i as usize].packed(records, i as usize)
+                })?;
             }
             let more = self.next.any();
+            if more {
+                if let Some(log) = self.log.as_mut() {
+                    log.record(self.next, r + 1)?;
+                }
+            }
             if more && r + 1 > MAX_REMOTENESS {
                 return Err(SolveError::RemotenessOverflow(self.node.tier));
             }
@@ -631,7 +714,7 @@ fn update<C: Cell>(
         match counter.cas(cur, new) {
             Ok(_) => {
                 if new == C::DECIDED {
-                    records[p as usize].store(pack(decided_as, r), Relaxed);
+                    counter.settle(records, p as usize, decided_as, r);
                     return true;
                 }
                 return false;

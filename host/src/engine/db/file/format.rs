@@ -243,34 +243,80 @@ fn encode_with(
     block: u64,
     member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8> + Sync,
 ) -> Vec<u8> {
-    let blocks = (records.len() as u64).div_ceil(block);
     let members = record_members(records, block, member);
-    let header = Header {
+    let sums: Vec<(u64, u32, u64)> = members
+        .iter()
+        .map(|(m, c, l)| (m.len() as u64, *c, *l))
+        .collect();
+    let shape = Shape {
+        positions: records.len() as u64,
+        winby: records.winby.is_some(),
         format,
+        block,
+    };
+    let (head, index) = frame(key, meta, &shape, &sums);
+    let body: usize = members.iter().map(|(m, _, _)| m.len()).sum();
+    let mut out = Vec::with_capacity(head.len() + body + index.len());
+    out.extend_from_slice(&head);
+    for (m, _, _) in &members {
+        out.extend_from_slice(m);
+    }
+    out.extend_from_slice(&index);
+    out
+}
+
+/// What a tier file holds, for `frame`.
+pub(crate) struct Shape {
+    /// Records.
+    pub positions: u64,
+    /// Whether they have WinBy.
+    pub winby: bool,
+    /// The format version.
+    pub format: u32,
+    /// Records per block.
+    pub block: u64,
+}
+
+/// The header member and the index member of a tier file whose block members have
+/// the (member length, CRC-32 of the layout, layout length) of `members`, in order:
+/// the file is the header, the members, the index.
+pub(crate) fn frame(
+    key: &GameKey,
+    meta: &TierMeta,
+    shape: &Shape,
+    members: &[(u64, u32, u64)],
+) -> (Vec<u8>, Vec<u8>) {
+    let mut crc = crc32fast::Hasher::new();
+    for (_, c, len) in members {
+        crc.combine(&crc32fast::Hasher::new_with_initial_len(*c, *len));
+    }
+    let header = Header {
+        format: shape.format,
         numbering: key.numbering,
         game: key.game.clone(),
         variant: key.variant.clone(),
         tier: meta.tier.0,
         tier_name: meta.name.clone(),
-        positions: records.len() as u64,
-        winby: records.winby.is_some(),
-        block_positions: block,
-        blocks,
-        crc32: combined_crc(&members),
+        positions: shape.positions,
+        winby: shape.winby,
+        block_positions: shape.block,
+        blocks: members.len() as u64,
+        crc32: crc.finalize(),
     };
     let text = header.to_text();
     // The header member's size does not depend on the extra field's contents.
     let header_len = gzip_member(text.as_bytes(), Some(extra_field(0, 0))).len() as u64;
     let mut offsets = Vec::with_capacity(members.len() + 1);
     let mut at = header_len;
-    for (m, _, _) in &members {
+    for (len, _, _) in members {
         offsets.push(at);
-        at += m.len() as u64;
+        at += len;
     }
     offsets.push(at);
+    let blocks = members.len() as u64;
     let mut index = Vec::with_capacity(16 + offsets.len() * 8);
     index.extend_from_slice(INDEX_MAGIC);
-    index.extend_from_slice(&format.to_le_bytes());
+    index.extend_from_slice(&shape.format.to_le_bytes());
     index.extend_from_slice(&blocks.to_le_bytes());
     for o in &offsets {
         index.extend_from_slice(&o.to_le_bytes());
@@ -281,13 +327,7 @@ fn encode_with(
         Some(extra_field(at, index_member.len() as u64)),
     );
     debug_assert_eq!(head.len() as u64, header_len);
-    let mut out = Vec::with_capacity((at + index_member.len() as u64) as usize);
-    out.extend_from_slice(&head);
-    for (m, _, _) in &members {
-        out.extend_from_slice(m);
-    }
-    out.extend_from_slice(&index_member);
-    out
+    (head, index_member)
 }
 
 pub(crate) fn find_extra(extra: &[u8]) -> Option<(u64, u64)> {

@@ -37,12 +37,70 @@ const CHUNK: usize = 1024;
 /// Called with the number of positions covered, for progress.
 pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
 
+/// The records under check: in memory, or read back from where they were written
+/// (a tier solved one byte a position, staged before it is put in place).
+#[derive(Clone, Copy)]
+pub enum Own<'a> {
+    /// A whole tier's records.
+    Memory(&'a TierRecords),
+    /// Records read through a block cache (no WinBy).
+    Source(&'a dyn RecordSource),
+}
+
+impl<'a> From<&'a TierRecords> for Own<'a> {
+    fn from(r: &'a TierRecords) -> Self {
+        Own::Memory(r)
+    }
+}
+
+impl<'a> Own<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Own::Memory(r) => r.len(),
+            Own::Source(s) => s.positions() as usize,
+        }
+    }
+
+    fn has_winby(&self) -> bool {
+        matches!(self, Own::Memory(r) if r.winby.is_some())
+    }
+
+    fn packed(&self, i: u64) -> Result<u16, DbError> {
+        match self {
+            Own::Memory(r) => Ok(r.packed(i)),
+            Own::Source(s) => s.record(i).map(|r| pack(r.value, r.remoteness)),
+        }
+    }
+
+    /// The stored WinBy of position `i` (0 without WinBy).
+    fn winby(&self, i: u64) -> i32 {
+        match self {
+            Own::Memory(r) => r.winby.as_ref().map_or(0, |w| w[i as usize]),
+            Own::Source(_) => 0,
+        }
+    }
+
+    fn get(&self, i: u64) -> Record {
+        match self {
+            Own::Memory(r) => r.get(i),
+            Own::Source(s) => s.record(i).unwrap_or(Record::UNSOLVED),
+        }
+    }
+
+    fn source(&self) -> &'a dyn RecordSource {
+        match *self {
+            Own::Memory(r) => r,
+            Own::Source(s) => s,
+        }
+    }
+}
+
 /// Checks a tier `solve` just solved against its solved child tiers (`Ok` at once when
 /// `selection` is `None`).
 pub fn check_solved_tier(
     game: &GameHandle,
     node: &TierNode,
-    records: &TierRecords,
+    records: Own<'_>,
     children: &[ChildTier],
     selection: Option<Selection>,
 ) -> Result<u64, VerifyError> {
@@ -63,22 +121,23 @@ pub fn check_solved_tier(
 
 /// Checks the records of tier `node` chosen by `selection`, given the records of
 /// every child tier; returns how many positions were checked.
-pub fn check_tier(
+pub fn check_tier<'r>(
     game: &GameHandle,
     node: &TierNode,
-    records: &TierRecords,
+    records: impl Into<Own<'r>>,
     children: &[(Tier, &dyn RecordSource)],
     selection: Selection,
     stage: Stage,
     tick: Tick<'_>,
 ) -> Result<u64, VerifyError> {
+    let records: Own<'r> = records.into();
     let checker = Checker {
         game,
         node,
         records,
         children,
         flow: Flow::of(game),
-        winby: game.supports_winby() && records.winby.is_some(),
+        winby: game.supports_winby() && records.has_winby(),
         symmetry: game.properties().has_symmetry,
         players: game.properties().players,
         stage,
@@ -157,7 +216,7 @@ impl Scratch {
 struct Checker<'a> {
     game: &'a GameHandle,
     node: &'a TierNode,
-    records: &'a TierRecords,
+    records: Own<'a>,
     children: &'a [(Tier, &'a dyn RecordSource)],
     flow: Flow,
     winby: bool,
@@ -187,8 +246,8 @@ impl Checker<'_> {
     fn check(&self, i: u64, s: &mut Scratch) -> Outcome {
         let game = self.game;
         let p = TierPosition::new(self.node.tier, i);
-        let packed = self.records.packed(i);
-        let raw_winby = self.records.winby.as_ref().map_or(0, |w| w[i as usize]) as i64;
+        let packed = self.records.packed(i).map_err(Fail::Read)?;
+        let raw_winby = self.records.winby(i) as i64;
         let legal = game.is_legal(p)?;
         let canonical = if self.symmetry && legal {
             self.canonical(p)?
@@ -406,7 +465,7 @@ impl Checker<'_> {
     /// The records of tier `t`, if a child of this tier may lie there.
     fn records_of(&self, t: Tier) -> Option<&dyn RecordSource> {
         if t == self.node.tier {
-            return self.node.loopy.then_some(self.records as &dyn RecordSource);
+            return self.node.loopy.then_some(self.records.source());
         }
         self.children.iter().find(|(c, _)| *c == t).map(|(_, r)| *r)
     }
@@ -481,19 +540,10 @@ impl Checker<'_> {
         let mut stored = self.words_of(
             stored_rec.value,
             stored_rec.remoteness,
-            self.records.winby.as_ref().map_or(0, |w| w[i as usize]) as i64,
+            self.records.winby(i) as i64,
         );
-        if !derive::decided(stored_rec.value)
-            && self
-                .records
-                .winby
-                .as_ref()
-                .is_some_and(|w| w[i as usize] != 0)
-        {
-            stored = format!(
-                "{stored} with a stored WinBy of {}",
-                self.records.winby.as_ref().map_or(0, |w| w[i as usize])
-            );
+        if !derive::decided(stored_rec.value) && self.records.winby(i) != 0 {
+            stored = format!("{stored} with a stored WinBy of {}", self.records.winby(i));
         }
         Box::new(Mismatch {
             module: self.game.module_name().to_string(),
