@@ -222,6 +222,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         ignore: ignore_memory_check,
                         reverse_graph: false,
                         forced: solve_mode,
+                        module_bytes: 0,
                     },
                     verify,
                     seed,

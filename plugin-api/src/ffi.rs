@@ -398,6 +398,16 @@ pub trait FfiGame: Send + Sync {
         let _ = p;
         RResult::ROk(1)
     }
+
+    // ---- appended in plugin-api 0.1.8: the module's share of the memory budget -----
+
+    /// Tells the module how many bytes its own caches may keep while it solves
+    /// (`Game::memory_budget`); returns the most it will keep. Default (modules before
+    /// 0.1.8): 0, and the host counts nothing for them.
+    fn memory_budget(&self, bytes: u64) -> CallResult<u64> {
+        let _ = bytes;
+        RResult::ROk(0)
+    }
 }
 
 /// The game object as the host holds it.

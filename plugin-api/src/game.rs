@@ -395,6 +395,16 @@ pub trait Game: Send + Sync + Sized + 'static {
         1
     }
 
+    /// The host's memory budget for the module's own caches while it solves, in bytes
+    /// (plugin-api 0.1.8): keep caches of your own (tables, numberings) within about
+    /// `bytes`, and return the most you will keep, which the host counts in its
+    /// estimate of every tier's peak. May be called again with another figure.
+    /// Default: 0, nothing worth counting.
+    fn memory_budget(&self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

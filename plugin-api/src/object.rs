@@ -110,6 +110,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn reach_orbit_size(&self, _p: TierPosition) -> ObjectResult<u64> {
         Ok(1)
     }
+    /// `Game::memory_budget`. Default: 0.
+    fn memory_budget(&self, _bytes: u64) -> ObjectResult<u64> {
+        Ok(0)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -308,6 +312,9 @@ impl<G: Game> GameObject for G {
     }
     fn reach_orbit_size(&self, p: TierPosition) -> ObjectResult<u64> {
         Ok(Game::reach_orbit_size(self, p))
+    }
+    fn memory_budget(&self, bytes: u64) -> ObjectResult<u64> {
+        Ok(Game::memory_budget(self, bytes))
     }
     #[inline]
     fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {

@@ -324,6 +324,12 @@ impl GameHandle {
         Ok(n)
     }
 
+    /// Gives the module `bytes` for its own caches while it solves; returns the most
+    /// it says it will keep (0 for modules before plugin-api 0.1.8).
+    pub fn memory_budget(&self, bytes: u64) -> ModuleResult<u64> {
+        self.check("memory_budget", self.inner.game.memory_budget(bytes))
+    }
+
     /// `tier_children(tier)`.
     pub fn tier_children(&self, tier: Tier) -> ModuleResult<Vec<Tier>> {
         let mut buf = vec![Tier::default(); self.inner.props.max_tier_children as usize];

@@ -261,6 +261,15 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         })
     }
 
+    fn memory_budget(&self, bytes: u64) -> CallResult<u64> {
+        guard("memory_budget", || {
+            Ok(module_call!(
+                "memory_budget",
+                self.game.memory_budget(bytes)
+            ))
+        })
+    }
+
     fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
         guard("autogui_board", || {
             Ok(

@@ -11,7 +11,7 @@
 use crate::pattern::PatternOrder;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Numberings each thread keeps at hand.
@@ -39,7 +39,7 @@ struct Shared {
 /// few each thread holds).
 pub struct Cache {
     id: u64,
-    budget: usize,
+    budget: AtomicUsize,
     shared: Mutex<Shared>,
 }
 
@@ -48,7 +48,7 @@ impl Cache {
     pub fn new(budget: usize) -> Cache {
         Cache {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            budget,
+            budget: AtomicUsize::new(budget),
             shared: Mutex::new(Shared::default()),
         }
     }
@@ -102,11 +102,17 @@ impl Cache {
         }
         shared.bytes += order.bytes();
         shared.map.insert(t, (order.clone(), now));
-        while shared.bytes > self.budget && shared.map.len() > 1 {
+        Self::trim(&mut shared, self.budget.load(Ordering::Relaxed), Some(t));
+        order
+    }
+
+    /// Drops the least recently fetched numberings (but `keep`) until `budget` holds.
+    fn trim(shared: &mut Shared, budget: usize, keep: Option<u64>) {
+        while shared.bytes > budget && shared.map.len() > 1 {
             let oldest = shared
                 .map
                 .iter()
-                .filter(|(&tier, _)| tier != t)
+                .filter(|(&tier, _)| Some(tier) != keep)
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(&tier, _)| tier);
             let Some(oldest) = oldest else { break };
@@ -114,7 +120,13 @@ impl Cache {
                 shared.bytes -= dropped.bytes();
             }
         }
-        order
+    }
+
+    /// Keeps about `budget` bytes from now on (dropping numberings over it now).
+    pub fn set_budget(&self, budget: usize) {
+        self.budget.store(budget, Ordering::Relaxed);
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        Self::trim(&mut shared, budget, None);
     }
 
     /// The bytes of the numberings in the shared map.

@@ -94,6 +94,11 @@ pub struct Quixo {
 /// parents fit, as a sampled `validate` and the solver touch them).
 const PATTERN_BUDGET: usize = 512 << 20;
 
+/// The least the 5x5 numberings keep whatever the host's budget: a tier's numbering
+/// with its children's (5 MB each with 3 blanks; below that a middle tier's, 46 MB,
+/// is rebuilt as needed, in well under a second).
+const PATTERN_FLOOR: usize = 64 << 20;
+
 /// A board as one number, for `Distinct`.
 #[inline(always)]
 fn key(b: Board) -> u64 {
@@ -628,6 +633,17 @@ impl Game for Quixo {
             return 1;
         }
         self.symmetries.orbit(self.decode(p).0)
+    }
+
+    fn memory_budget(&self, bytes: u64) -> u64 {
+        // Only 5x5 keeps numberings worth counting (3x3 and 4x4 build all of theirs,
+        // a few MB, once).
+        let Some(cache) = &self.patterns else {
+            return 0;
+        };
+        let keep = (bytes as usize).clamp(PATTERN_FLOOR, PATTERN_BUDGET);
+        cache.set_budget(keep);
+        keep as u64
     }
 
     #[inline]

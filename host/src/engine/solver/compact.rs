@@ -426,6 +426,10 @@ impl FfiGame for CompactGame {
         self.inner.has_undo_moves()
     }
 
+    fn memory_budget(&self, bytes: u64) -> CallResult<u64> {
+        self.inner.raw().memory_budget(bytes)
+    }
+
     fn turn_free(&self) -> bool {
         self.inner.turn_free()
     }

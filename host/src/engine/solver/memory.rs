@@ -26,6 +26,9 @@ pub struct MemoryCheck {
     /// One way of solving for every tier instead of the fastest that fits
     /// (`--solve-mode`).
     pub forced: Option<super::plan::SolveMode>,
+    /// Bytes the module's own caches keep at most (`GameHandle::memory_budget`),
+    /// counted in every tier's estimate.
+    pub module_bytes: u64,
 }
 
 /// Why memory stopped a solve.
@@ -150,6 +153,8 @@ pub struct TierNeed {
     pub cached: u64,
     /// What the model does not know in detail (`extra_bytes`).
     pub extra: u64,
+    /// The module's own caches, as much as it says it keeps (`memory_budget`).
+    pub module: u64,
     /// Working copies (frontier levels being gathered, a tier being read or encoded),
     /// thread stacks and the allocator's own overhead: `SLACK_FIXED` plus
     /// 1/`SLACK_DIVISOR` of the rest. Measured peaks (mothello 4x4: 193 MiB against
@@ -176,6 +181,7 @@ impl TierNeed {
             self.children,
             self.cached,
             self.extra,
+            self.module,
             self.slack,
         ]
         .iter()
@@ -193,6 +199,7 @@ impl TierNeed {
             ("child tiers", self.children),
             ("tiers kept for later", self.cached),
             ("other", self.extra),
+            ("the module's caches", self.module),
             ("working copies and allocator", self.slack),
         ];
         parts

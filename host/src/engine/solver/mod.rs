@@ -366,10 +366,29 @@ pub fn memory_check(game: &GameHandle, options: &SolveOptions) -> memory::Memory
         parents::ParentMode::Auto => !game.has_undo_moves(),
         parents::ParentMode::UndoMoves => false,
     };
-    memory::MemoryCheck {
+    let mut check = memory::MemoryCheck {
         reverse_graph,
         ..options.memory.clone()
+    };
+    // The module's own caches get a share of the budget, and count in every estimate.
+    if let Some(budget) = plan::budget(&check) {
+        let share = plan::module_share(budget.bytes);
+        check.module_bytes = match game.memory_budget(share) {
+            Ok(kept) => kept,
+            Err(e) => {
+                log::warn!("the module's memory budget could not be set ({e}); its own caches are not counted");
+                0
+            }
+        };
+        if check.module_bytes > 0 {
+            log::info!(
+                "the module keeps at most {} of its own (of {} offered)",
+                memory::bytes(check.module_bytes),
+                memory::bytes(share)
+            );
+        }
     }
+    check
 }
 
 /// Checks what `db` already holds for every tier of `graph` and returns the tiers

@@ -125,6 +125,12 @@ pub const VERIFY_CACHE: u64 = 32 << 20;
 /// The default budget is this share of the machine's memory, in percent.
 pub const DEFAULT_SHARE: u64 = 90;
 
+/// The share of a budget of `bytes` offered to the module's own caches: a sixteenth,
+/// at most 512 MiB.
+pub fn module_share(bytes: u64) -> u64 {
+    (bytes / 16).min(512 << 20)
+}
+
 /// How much memory a solve may use, and where the figure comes from.
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -305,6 +311,7 @@ fn group_need(
     loaded: &HashSet<Tier>,
     threads: usize,
     reverse_graph: bool,
+    module_bytes: u64,
 ) -> (TierNeed, usize) {
     let raw = record_bytes(game.supports_winby());
     let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
@@ -338,6 +345,7 @@ fn group_need(
         .iter()
         .filter(|t| !whole.contains(t))
         .map(size)));
+    need.module = module_bytes;
     need.slack = SLACK_FIXED.saturating_add(need.total() / SLACK_DIVISOR);
     (need, work.first().map_or(0, |w| w.1))
 }
@@ -401,6 +409,7 @@ pub fn plan(
                     &loaded,
                     threads,
                     options.reverse_graph,
+                    options.module_bytes,
                 )
             };
             let (mut got, _) = need(&modes);
