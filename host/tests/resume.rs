@@ -130,3 +130,54 @@ fn killed_solve_resumes_to_identical_files() {
         "resumed files differ from an uninterrupted solve"
     );
 }
+
+/// The chain solved one byte a position (`--solve-mode byte`: each tier's remoteness
+/// in an unlinked scratch file, the tier file staged and renamed into place), killed
+/// with SIGKILL at seeded random moments and run again each time, ends with the files
+/// of an uninterrupted solve in the default way, and nothing else in the directory.
+#[test]
+fn a_budgeted_solve_killed_at_random_moments_resumes_to_identical_files() {
+    let reference = tempfile::tempdir().unwrap();
+    run_to_end(reference.path());
+    let expected = tier_files(&reference.path().join("chain_slow_tierdb"));
+    assert_eq!(expected.len(), 30);
+
+    let work = tempfile::tempdir().unwrap();
+    let tdir = work.path().join("chain_slow_tierdb");
+    let mut seed = 0x5eed_0039_u64;
+    let mut kills = 0;
+    for _ in 0..8 {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let delay = Duration::from_millis(100 + (seed >> 33) % 700);
+        let mut child = solve_cmd(work.path())
+            .args(["--solve-mode", "byte"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        kills += 1;
+    }
+    assert!(
+        kills >= 3,
+        "the solve ended before it was killed three times"
+    );
+    let mut finish = solve_cmd(work.path());
+    finish
+        .args(["--solve-mode", "byte"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    assert!(finish.status().unwrap().success(), "the last run failed");
+    assert_eq!(
+        tier_files(&tdir),
+        expected,
+        "resumed files differ from an uninterrupted solve, or temporaries were left"
+    );
+}

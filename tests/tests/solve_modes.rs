@@ -170,11 +170,14 @@ fn the_plan_has_its_shape_and_a_budget_too_small_is_refused() {
         DEFAULT_TIMEOUT,
     )
     .assert_clean_failure();
-    assert!(e.contains("even solved compact, the leanest way"), "{e}");
+    assert!(e.contains("even solved byte, the leanest way"), "{e}");
     assert!(
         e.contains("but 1.00 MiB is available (--memory-limit)"),
         "{e}"
     );
-    assert!(e.contains("records ") && e.contains("frontier "), "{e}");
+    assert!(
+        e.contains("child counters ") && e.contains("frontier "),
+        "{e}"
+    );
     assert!(!dir.path().join("quixo_5x5_tierdb").exists() || files(dir.path()).is_empty());
 }

@@ -95,9 +95,10 @@ pub struct Quixo {
 const PATTERN_BUDGET: usize = 512 << 20;
 
 /// The least the 5x5 numberings keep whatever the host's budget: a tier's numbering
-/// with its children's (5 MB each with 3 blanks; below that a middle tier's, 46 MB,
-/// is rebuilt as needed, in well under a second).
-const PATTERN_FLOOR: usize = 64 << 20;
+/// with its children's and a parent's up to 3 blanks (5 MB each at most; a middle
+/// tier's, up to 46 MB, is rebuilt as needed under a smaller budget, in well under a
+/// second).
+const PATTERN_FLOOR: usize = 16 << 20;
 
 /// A board as one number, for `Distinct`.
 #[inline(always)]
