@@ -243,9 +243,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             cli::solve::run(&game, module.info.api_version.as_str(), &choice, &args)?;
         }
-        Command::Verify { db } => {
+        Command::Verify { db, endgame, tier } => {
             let choice = DbChoice::resolve(db.as_deref())?.with_cache(cli.cache.clone());
-            cli::verify::run(&game, &inv, &choice)?;
+            let scope = match (endgame, tier) {
+                (Some(k), _) => solver::Scope::Endgame(k),
+                (None, Some(t)) => solver::Scope::Tier(t),
+                (None, None) => solver::Scope::Whole,
+            };
+            cli::verify::run(&game, &inv, &choice, &scope)?;
         }
         Command::Play {
             db,

@@ -181,3 +181,48 @@ fn the_plan_has_its_shape_and_a_budget_too_small_is_refused() {
     );
     assert!(!dir.path().join("quixo_5x5_tierdb").exists() || files(dir.path()).is_empty());
 }
+
+/// A partial database solved one byte a position is verified with the same scope,
+/// its large tiers read through a block cache; without the scope the missing tiers
+/// above it are named.
+#[test]
+fn a_partial_database_is_verified_with_its_scope() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("file:{}", dir.path().display());
+    run(
+        host(
+            "quixo",
+            "5x5",
+            &[
+                "solve",
+                "--endgame",
+                "0",
+                "--solve-mode",
+                "byte",
+                "--db",
+                &db,
+            ],
+        ),
+        DEFAULT_TIMEOUT,
+    )
+    .assert_success();
+    let out = run(
+        host("quixo", "5x5", &["verify", "--endgame", "0", "--db", &db]),
+        std::time::Duration::from_secs(300),
+    );
+    out.assert_success();
+    assert!(
+        out.stdout.contains(
+            ": 13 tiers of the endgame of 0 steps (--endgame 0), 67,108,864 positions, every record follows from its children"
+        ),
+        "{}",
+        out.stdout
+    );
+    let e = run(
+        host("quixo", "5x5", &["verify", "--db", &db]),
+        DEFAULT_TIMEOUT,
+    )
+    .assert_clean_failure();
+    assert!(e.contains("is not stored in"), "{e}");
+    assert!(e.contains("the database is incomplete"), "{e}");
+}

@@ -136,6 +136,14 @@ pub enum Command {
     Verify {
         #[arg(long, help = DB_HELP)]
         db: Option<String>,
+        /// Check only the tiers within K steps of the game's end (a partial database
+        /// solved with `solve --endgame K`).
+        #[arg(long, value_name = "K", conflicts_with = "tier")]
+        endgame: Option<usize>,
+        /// Check only the named tier and every tier below it (a partial database
+        /// solved with `solve --tier NAME`).
+        #[arg(long, value_name = "NAME")]
+        tier: Option<String>,
     },
     /// Play the game in text: human or perfect computer on each side.
     ///

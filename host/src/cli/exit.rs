@@ -198,6 +198,7 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
     if let Some(e) = e.downcast_ref::<DbVerifyError>() {
         return Some(match e {
             DbVerifyError::Graph(e) => graph(e),
+            DbVerifyError::NoSuchTier { .. } => Exit::Usage,
             DbVerifyError::Verify(VerifyError::Module { .. }) => Exit::Module,
             // A record that does not follow from its children: the database is wrong.
             DbVerifyError::Missing { .. }

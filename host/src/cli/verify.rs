@@ -4,11 +4,17 @@
 use super::{DbChoice, Invocation};
 use crate::engine::game::GameHandle;
 use crate::engine::numbers::{count, seconds};
-use crate::engine::verify_db::verify_database;
+use crate::engine::solver::Scope;
+use crate::engine::verify_db::verify_scope;
 use crate::report::progress;
 
 /// Runs `verify` on the chosen database.
-pub fn run(game: &GameHandle, inv: &Invocation, choice: &DbChoice) -> anyhow::Result<()> {
+pub fn run(
+    game: &GameHandle,
+    inv: &Invocation,
+    choice: &DbChoice,
+    scope: &Scope,
+) -> anyhow::Result<()> {
     if choice.is_memory() {
         return Err(super::CliError::Usage(
             "verify checks a stored database; memory: holds nothing (use --db file:DIRECTORY)"
@@ -27,9 +33,13 @@ pub fn run(game: &GameHandle, inv: &Invocation, choice: &DbChoice) -> anyhow::Re
         .into());
     }
     let progress = progress::verify_for_stderr();
-    let report = verify_database(game, db.as_ref(), progress.as_ref())?;
+    let report = verify_scope(game, db.as_ref(), scope, progress.as_ref())?;
+    let part = match scope {
+        Scope::Whole => String::new(),
+        other => format!(" of {other}"),
+    };
     outln!(
-        "verified {} ({}) in {}: {} tiers, {} positions, every record follows from its children ({})",
+        "verified {} ({}) in {}: {} tiers{part}, {} positions, every record follows from its children ({})",
         game.module_name(),
         game.variant(),
         db.describe(),

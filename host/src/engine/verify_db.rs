@@ -4,18 +4,41 @@
 //! the solver's rules (the check `solve` runs on its tiers, here in full).
 //!
 //! Tiers are checked children first; a tier's records stay in memory only while a
-//! tier that needs them is left. This file reads the database and never writes it.
+//! tier that needs them is left, and a large tier (of a game without WinBy) is never
+//! whole in memory: it is read through a bounded block cache, in index order for its
+//! own check. This file reads the database and never writes it.
 
-use crate::engine::db::{Database, DbError};
+use crate::engine::db::{Database, DbError, RecordSource};
 use crate::engine::game::GameHandle;
 use crate::engine::record::TierRecords;
-use crate::engine::solver::meta_of;
 use crate::engine::solver::verify::{self, Selection, Stage, VerifyError};
+use crate::engine::solver::{meta_of, Scope};
 use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
 use gamesman_plugin_api::Tier;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Decoded records kept per tier read through a cache.
+const READ_CACHE: u64 = 64 << 20;
+
+/// A tier's records as verification holds them.
+#[derive(Clone)]
+enum Held {
+    /// Read whole.
+    Whole(Arc<TierRecords>),
+    /// Read through a block cache.
+    Read(Arc<dyn RecordSource>),
+}
+
+impl Held {
+    fn source(&self) -> &dyn RecordSource {
+        match self {
+            Held::Whole(r) => r.as_ref(),
+            Held::Read(r) => r.as_ref(),
+        }
+    }
+}
 
 /// Why a database failed verification.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +69,14 @@ pub enum DbVerifyError {
         name: String,
         /// What is wrong.
         cause: DbError,
+    },
+    /// `--tier` names no tier of the game.
+    #[error("the game has no tier named '{name}' (tiers are named as `info` and `query` show them, e.g. {like})")]
+    NoSuchTier {
+        /// The name given.
+        name: String,
+        /// Names of the game's tiers like it.
+        like: String,
     },
     /// A record does not follow from its children, or the module failed.
     #[error(transparent)]
@@ -91,8 +122,32 @@ pub fn verify_database(
     db: &dyn Database,
     progress: &dyn VerifyProgress,
 ) -> Result<DbVerifyReport, DbVerifyError> {
+    verify_scope(game, db, &Scope::Whole, progress)
+}
+
+/// Checks every record of the tiers `scope` covers (a partial database solved with
+/// `--endgame` or `--tier`); stops at the first fault.
+pub fn verify_scope(
+    game: &GameHandle,
+    db: &dyn Database,
+    scope: &Scope,
+    progress: &dyn VerifyProgress,
+) -> Result<DbVerifyReport, DbVerifyError> {
     let started = Instant::now();
-    let graph = TierGraph::discover(game)?;
+    let whole = TierGraph::discover(game)?;
+    let graph = match scope {
+        Scope::Whole => whole,
+        Scope::Endgame(k) => whole.endgame(*k),
+        Scope::Tier(name) => match whole.below(name) {
+            Some(g) => g,
+            None => {
+                return Err(DbVerifyError::NoSuchTier {
+                    name: name.clone(),
+                    like: whole.names_like(name, 8).join(", "),
+                })
+            }
+        },
+    };
     let db_err = |node: &TierNode, cause: DbError| DbVerifyError::Db {
         tier: node.tier,
         name: node.name.clone(),
@@ -118,31 +173,43 @@ pub fn verify_database(
             *waiting.entry(*c).or_default() += 1;
         }
     }
-    let mut loaded: HashMap<Tier, Arc<TierRecords>> = HashMap::new();
+    let winby = game.supports_winby();
+    // Small tiers, and every tier of a WinBy game (whose check reads the raw margins),
+    // are read whole; the rest through a cache.
+    let open = |node: &TierNode| -> Result<Held, DbVerifyError> {
+        let meta = meta_of(node);
+        Ok(if node.stored < crate::engine::solver::BIG_TIER || winby {
+            Held::Whole(db.load_tier(&meta).map_err(|e| db_err(node, e))?)
+        } else {
+            Held::Read(
+                db.open_records(&meta, READ_CACHE)
+                    .map_err(|e| db_err(node, e))?,
+            )
+        })
+    };
+    let mut loaded: HashMap<Tier, Held> = HashMap::new();
     let result = (|| -> Result<(), DbVerifyError> {
         for node in &graph.order {
             let t0 = Instant::now();
-            let records = db.load_tier(&meta_of(node)).map_err(|e| db_err(node, e))?;
-            let mut kids: Vec<(Tier, Arc<TierRecords>)> = Vec::new();
+            let records = open(node)?;
+            let mut kids: Vec<(Tier, Held)> = Vec::new();
             for &c in &node.children {
                 let r = match loaded.get(&c) {
                     Some(r) => r.clone(),
-                    None => {
-                        let child = graph.get(c).expect("children are in the graph");
-                        db.load_tier(&meta_of(child))
-                            .map_err(|e| db_err(child, e))?
-                    }
+                    None => open(graph.get(c).expect("children are in the graph"))?,
                 };
                 kids.push((c, r));
             }
-            let refs: Vec<(Tier, &dyn crate::engine::db::RecordSource)> = kids
-                .iter()
-                .map(|(t, r)| (*t, r.as_ref() as &dyn crate::engine::db::RecordSource))
-                .collect();
+            let refs: Vec<(Tier, &dyn RecordSource)> =
+                kids.iter().map(|(t, r)| (*t, r.source())).collect();
+            let own = match &records {
+                Held::Whole(r) => verify::Own::Memory(r),
+                Held::Read(r) => verify::Own::Source(r.as_ref(), winby),
+            };
             verify::check_tier(
                 game,
                 node,
-                records.as_ref(),
+                own,
                 &refs,
                 Selection::All,
                 Stage::Stored,

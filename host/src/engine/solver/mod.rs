@@ -598,7 +598,7 @@ pub fn solve_and_store_with(
         verify::check_solved_tier(
             game,
             node,
-            verify::Own::Source(staged.records()),
+            verify::Own::Source(staged.records(), false),
             &children,
             selection,
         )?;

@@ -43,8 +43,8 @@ pub type Tick<'a> = &'a (dyn Fn(u64) + Sync);
 pub enum Own<'a> {
     /// A whole tier's records.
     Memory(&'a TierRecords),
-    /// Records read through a block cache (no WinBy).
-    Source(&'a dyn RecordSource),
+    /// Records read through a block cache, and whether they have WinBy.
+    Source(&'a dyn RecordSource, bool),
 }
 
 impl<'a> From<&'a TierRecords> for Own<'a> {
@@ -57,18 +57,21 @@ impl<'a> Own<'a> {
     fn len(&self) -> usize {
         match self {
             Own::Memory(r) => r.len(),
-            Own::Source(s) => s.positions() as usize,
+            Own::Source(s, _) => s.positions() as usize,
         }
     }
 
     fn has_winby(&self) -> bool {
-        matches!(self, Own::Memory(r) if r.winby.is_some())
+        match self {
+            Own::Memory(r) => r.winby.is_some(),
+            Own::Source(_, winby) => *winby,
+        }
     }
 
     fn packed(&self, i: u64) -> Result<u16, DbError> {
         match self {
             Own::Memory(r) => Ok(r.packed(i)),
-            Own::Source(s) => s.record(i).map(|r| pack(r.value, r.remoteness)),
+            Own::Source(s, _) => s.record(i).map(|r| pack(r.value, r.remoteness)),
         }
     }
 
@@ -76,21 +79,26 @@ impl<'a> Own<'a> {
     fn winby(&self, i: u64) -> i32 {
         match self {
             Own::Memory(r) => r.winby.as_ref().map_or(0, |w| w[i as usize]),
-            Own::Source(_) => 0,
+            // A stored margin is kept only for decided values (`record::decode`).
+            Own::Source(s, _) => s
+                .record(i)
+                .ok()
+                .and_then(|r| r.winby)
+                .map_or(0, |w| w as i32),
         }
     }
 
     fn get(&self, i: u64) -> Record {
         match self {
             Own::Memory(r) => r.get(i),
-            Own::Source(s) => s.record(i).unwrap_or(Record::UNSOLVED),
+            Own::Source(s, _) => s.record(i).unwrap_or(Record::UNSOLVED),
         }
     }
 
     fn source(&self) -> &'a dyn RecordSource {
         match *self {
             Own::Memory(r) => r,
-            Own::Source(s) => s,
+            Own::Source(s, _) => s,
         }
     }
 }
