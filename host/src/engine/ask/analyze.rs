@@ -18,12 +18,11 @@
 //! are the reachable ones, and its own marks say which positions those are. This file
 //! reads tiers and counts; it must not solve or draw (the plot lives in `plot`).
 
-use crate::engine::db::{self, Coverage, Database, DbError, ReachableTier};
+use crate::engine::db::{self, Coverage, Database, DbError, ReachableTier, RecordSource};
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::marks::Marks;
 use crate::engine::outcome::value_name;
 use crate::engine::reach::{self, ReachError};
-use crate::engine::record::TierRecords;
 use crate::engine::solver::{full_meta_of, meta_of};
 use crate::engine::tier::{TierGraph, TierGraphError};
 use gamesman_plugin_api::{Tier, TierPosition, Value};
@@ -51,6 +50,9 @@ pub enum AnalyzeError {
     #[error(transparent)]
     Db(#[from] DbError),
 }
+
+/// Decoded records kept per large tier read through a cache.
+const READ_CACHE: u64 = 64 << 20;
 
 /// Positions per value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -245,11 +247,15 @@ impl Weigh<'_> {
 /// Counts the solved records of a tier of a full database, split by the player to
 /// move. With `--every-position`, every legal position of the tier's whole hash is
 /// counted under its own player to move (a symmetry may swap it), by class.
-fn legal_tally(records: &TierRecords, size: u64, weigh: Weigh<'_>) -> Result<Tally, AnalyzeError> {
+fn legal_tally(
+    records: &dyn RecordSource,
+    size: u64,
+    weigh: Weigh<'_>,
+) -> Result<Tally, AnalyzeError> {
     let range = if weigh.orbits {
         size
     } else {
-        records.len() as u64
+        records.positions()
     };
     (0..range)
         .into_par_iter()
@@ -273,21 +279,21 @@ fn legal_tally(records: &TierRecords, size: u64, weigh: Weigh<'_>) -> Result<Tal
 /// Record `i` of a stored tier, or the error that the module's canonical form lies
 /// past what is stored.
 fn record_at(
-    records: &TierRecords,
+    records: &dyn RecordSource,
     i: u64,
     tier: Tier,
 ) -> Result<crate::engine::record::Record, AnalyzeError> {
-    if i >= records.len() as u64 {
+    if i >= records.positions() {
         return Err(AnalyzeError::Db(DbError::OutOfRange(
             TierPosition::new(tier, i),
-            records.len() as u64,
+            records.positions(),
         )));
     }
-    Ok(records.get(i))
+    Ok(records.record(i)?)
 }
 
 fn reachable_tally(
-    records: Option<&TierRecords>,
+    records: Option<&dyn RecordSource>,
     reached: &Marks,
     weigh: Weigh<'_>,
 ) -> Result<Tally, AnalyzeError> {
@@ -432,12 +438,19 @@ pub fn analyze_with(
             }
             held_tallies(&t, weigh)?
         } else {
-            let records = db.load_tier(&meta_of(node))?;
+            // A large tier is read through a block cache, never whole.
+            let meta = meta_of(node);
+            let records: std::sync::Arc<dyn RecordSource> =
+                if node.stored < crate::engine::solver::BIG_TIER {
+                    db.load_tier(&meta)?
+                } else {
+                    db.open_records(&meta, READ_CACHE)?
+                };
             let reach_t = match searched {
-                Some(all) => reachable_tally(Some(&records), all, weigh)?,
+                Some(all) => reachable_tally(Some(records.as_ref()), all, weigh)?,
                 None => Tally::default(),
             };
-            (legal_tally(&records, node.size, weigh)?, reach_t)
+            (legal_tally(records.as_ref(), node.size, weigh)?, reach_t)
         };
         let t = TierCounts {
             tier: node.tier.0,
