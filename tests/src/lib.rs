@@ -14,5 +14,6 @@ pub mod module_cli;
 pub mod run;
 pub mod serve;
 pub mod tictactoe;
+pub mod tierdb;
 pub mod uni;
 pub mod workspace;

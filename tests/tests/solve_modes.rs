@@ -8,29 +8,10 @@
 //! This file drives the built binaries only; it must not link the host library.
 
 use e2e_tests::run::{run, DEFAULT_TIMEOUT};
+use e2e_tests::tierdb::tier_files as files;
 use e2e_tests::workspace::{host_binary, plugin};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::Command;
-
-/// Every file under `dir`, by relative name.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for sub in std::fs::read_dir(dir).expect("a database").flatten() {
-        for f in std::fs::read_dir(sub.path())
-            .expect("a tier directory")
-            .flatten()
-        {
-            let name = format!(
-                "{}/{}",
-                sub.file_name().to_string_lossy(),
-                f.file_name().to_string_lossy()
-            );
-            out.insert(name, std::fs::read(f.path()).expect("a tier file"));
-        }
-    }
-    out
-}
 
 fn host(module: &str, variant: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(host_binary());

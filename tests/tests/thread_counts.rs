@@ -5,32 +5,10 @@
 //! byte for byte. Mothello's WinBy tiers are compared in its own tests.
 
 use e2e_tests::run::{run, DEFAULT_TIMEOUT};
+use e2e_tests::tierdb::tier_files;
 use e2e_tests::workspace::{host_binary, plugin};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::Command;
-
-/// Every file of the one tier directory a solve into `dir` wrote, by name.
-fn tier_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for sub in std::fs::read_dir(dir)
-        .expect("the solve made its directory")
-        .flatten()
-    {
-        for f in std::fs::read_dir(sub.path())
-            .expect("a tier directory")
-            .flatten()
-        {
-            let name = format!(
-                "{}/{}",
-                sub.file_name().to_string_lossy(),
-                f.file_name().to_string_lossy()
-            );
-            out.insert(name, std::fs::read(f.path()).expect("a tier file"));
-        }
-    }
-    out
-}
 
 /// Solves `plugin --variant variant` on each thread count; asserts identical files and
 /// returns how many tier files there were and the solve's last stdout line.
