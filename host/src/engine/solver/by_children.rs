@@ -126,7 +126,7 @@ impl Pass<'_> {
             let mut at = 0usize;
             for (k, &i) in s.open.iter().enumerate() {
                 let m = s.counts[k] as usize;
-                batch[(i - start) as usize] = self.from_children(&s.children[at..at + m])?;
+                batch[(i - start) as usize] = self.by_children(&s.children[at..at + m])?;
                 at += m;
             }
         }
@@ -139,6 +139,9 @@ impl Pass<'_> {
         if !self.game.is_legal(p)? || !self.game.is_canonical(p)? {
             return Ok(0);
         }
+        // Asked before the value, as the retrograde scan does: a module's bad turn is
+        // found here, and a Classic module's layer tracks the turn its Primitive reads.
+        self.game.turn(p)?;
         let v = self.game.primitive(p)?;
         Ok(if v == Value::UNDECIDED {
             OPEN
@@ -148,7 +151,7 @@ impl Pass<'_> {
     }
 
     /// The record of a position from its distinct canonical children.
-    fn from_children(&self, kids: &[TierPosition]) -> Result<u16, SolveError> {
+    fn by_children(&self, kids: &[TierPosition]) -> Result<u16, SolveError> {
         if kids.is_empty() {
             // No moves and not primitive: the player to move loses.
             return Ok(pack(Value::LOSE, 0));
