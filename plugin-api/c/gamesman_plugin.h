@@ -37,6 +37,10 @@
  *   - The struct only ever grows at its end, and `struct_size` says how much of it a
  *     module has: a module built against an older version of this header (same ABI
  *     version) keeps working, and the functions it lacks count as NULL.
+ *
+ * Header revisions (GAMESMAN_C_HEADER_REVISION; all of ABI version 1):
+ *   1  the struct up to move_to_autogui.
+ *   2  scan_position, is_canonical appended; GAMESMAN_FLAG_FAST_PATHS_CANONICAL.
  */
 #ifndef GAMESMAN_PLUGIN_H
 #define GAMESMAN_PLUGIN_H
@@ -53,6 +57,10 @@ extern "C" {
 /* The ABI version this header describes; `abi_version` of the struct. A host refuses
  * a module of another ABI version. */
 #define GAMESMAN_C_ABI_VERSION 1u
+
+/* The revision of this header within ABI version 1 (see the list above); for
+ * information only: the host reads struct_size, not this. */
+#define GAMESMAN_C_HEADER_REVISION 2u
 
 /* The name of the entry point the host looks up. */
 #define GAMESMAN_ENTRY_POINT "gamesman_module_v1"
@@ -88,8 +96,9 @@ enum gamesman_status {
     /* text_to_move / text_to_position only: the text is not valid input; `err` says
      * why, and the host shows that to the user as a normal answer. */
     GAMESMAN_REJECTED = -2,
-    /* generate_undo_moves_to_tier, children and parents only: this variant does not
-     * implement the function; the host does what it does when the pointer is NULL. */
+    /* generate_undo_moves_to_tier, children, parents, scan_position and is_canonical
+     * only: this variant does not implement the function; the host does what it does
+     * when the pointer is NULL. */
     GAMESMAN_UNSUPPORTED = -3
 };
 
@@ -117,6 +126,14 @@ enum gamesman_status {
  * every move. Not with GAMESMAN_FLAG_GO_AGAIN, _WINBY or _PUZZLE (they need the
  * turn). A host before 0.1.5 ignores the flag. */
 #define GAMESMAN_FLAG_TURN_FREE ((uint64_t)1 << 7)
+/* `children` and `parents` give canonical positions (the forms canonical_position
+ * returns), each at most once per call, instead of every move's child and every
+ * undo move's parent (the Rust trait's fast_paths_canonical, header revision 2). The
+ * solver then takes them as they are, without canonicalising and sorting out
+ * duplicates; the validator compares them, as sets of canonical positions, with
+ * generate_moves + do_move and the undo moves. A host before revision 2 ignores the
+ * flag and canonicalises them again (same values). */
+#define GAMESMAN_FLAG_FAST_PATHS_CANONICAL ((uint64_t)1 << 8)
 
 /* Room for an error message, including its NUL. */
 #define GAMESMAN_MESSAGE_CAPACITY 1024
@@ -324,6 +341,24 @@ typedef struct gamesman_module {
      * NULL: none. */
     int64_t (*move_to_autogui)(gamesman_game *game, gamesman_position p, uint64_t move,
                                char *buf, uint64_t capacity, gamesman_error *err);
+
+    /* ---- header revision 2: fast paths of the solver's scan ----------------------- */
+    /* (A module built against revision 1 ends before these; the host treats them as
+     * NULL. Same GAMESMAN_C_ABI_VERSION.) */
+
+    /* The primitive value of the legal canonical position p (as `primitive` returns
+     * it) and, when that is GAMESMAN_UNDECIDED, the number of its distinct canonical
+     * children in *children (what generate_moves + do_move give, canonicalised, each
+     * once), counted without writing them: the solver's scan needs only the count.
+     * The validator compares it with generate_moves + do_move. May return
+     * GAMESMAN_UNSUPPORTED. NULL: the host calls primitive and the children path. */
+    int (*scan_position)(gamesman_game *game, gamesman_position p, uint32_t *children,
+                         gamesman_error *err);
+    /* Whether p is the canonical position of its class: returns 1 or 0, faster than
+     * canonical_position finds the form. Only called with GAMESMAN_FLAG_SYMMETRY; may
+     * return GAMESMAN_UNSUPPORTED. NULL: the host compares canonical_position(p) with
+     * p. */
+    int (*is_canonical)(gamesman_game *game, gamesman_position p, gamesman_error *err);
 
     /* New fields are only ever appended here. */
 } gamesman_module;

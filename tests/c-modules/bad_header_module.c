@@ -18,12 +18,17 @@
  *   -DBAD_SLOW             do_move takes 3 seconds
  *   -DBAD_HANG             do_move does not return for 10 minutes (a stuck call; the
  *                          test that loads it kills the process)
+ * and one flag that is not a fault:
+ *   -DOLD_REVISION         a module of header revision 1: struct_size ends before
+ *                          scan_position, which is set (to a wrong count) past it, so a
+ *                          host that read past struct_size would solve it wrongly
  *
  * The game: a pile of 7 tokens; a move takes 1 or 2; who cannot move loses (the
  * first player wins: 7 is not a multiple of 3). A position is 2 * tokens + (turn - 1).
  */
 #include "gamesman_plugin.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +132,15 @@ static int tier_size(gamesman_game *g, uint64_t tier, uint64_t *size, gamesman_e
     return GAMESMAN_OK;
 }
 
+#ifdef OLD_REVISION
+/* Counts one child too many: never read, as it lies past struct_size. */
+static int scan_position(gamesman_game *g, gamesman_position p, uint32_t *children, gamesman_error *err) {
+    (void)g, (void)err;
+    *children = (uint32_t)(p.index / 2 < 2 ? p.index / 2 : 2) + 1;
+    return p.index / 2 == 0 ? GAMESMAN_LOSE : GAMESMAN_UNDECIDED;
+}
+#endif
+
 static const gamesman_module MODULE = {
 #ifdef BAD_ABI_VERSION
     .abi_version = 2,
@@ -135,6 +149,8 @@ static const gamesman_module MODULE = {
 #endif
 #ifdef BAD_SMALL_STRUCT
     .struct_size = 64,
+#elif defined(OLD_REVISION)
+    .struct_size = offsetof(gamesman_module, scan_position),
 #else
     .struct_size = sizeof(gamesman_module),
 #endif
@@ -155,6 +171,9 @@ static const gamesman_module MODULE = {
     .board_to_text = board_to_text,
     .move_to_text = move_to_text,
     .tier_size = tier_size,
+#ifdef OLD_REVISION
+    .scan_position = scan_position,
+#endif
 };
 
 #ifdef BAD_NO_ENTRY

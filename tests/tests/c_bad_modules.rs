@@ -93,6 +93,21 @@ fn the_correct_pile_game_works() {
 }
 
 #[test]
+fn a_module_of_header_revision_1_loads_and_solves() {
+    // Its struct ends before scan_position (which it sets, wrongly, past its end): the
+    // host reads struct_size bytes and solves it as a module without the function.
+    let s = spec(&header_module(Some("OLD_REVISION")));
+    let r = run_host(
+        &host_binary(),
+        &["--plugin", &s, "query", "--db", "memory:", "--json"],
+    );
+    r.assert_success();
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(j["value"], "win");
+    assert_eq!(j["remoteness"], 5);
+}
+
+#[test]
 fn a_required_function_left_null() {
     let lib = header_module(Some("BAD_NULL_PRIMITIVE"));
     let e = host_error(&lib, &["info"]);

@@ -293,6 +293,17 @@ impl GameHandle {
         Ok(c)
     }
 
+    /// Whether `p` is its own canonical form (always, for a game without symmetry).
+    /// Unlike `canonical`, a form outside `p`'s tier is not reported here: it is not
+    /// `p`, so `p` is simply not canonical (the validator checks canonical forms).
+    pub fn is_canonical(&self, p: TierPosition) -> ModuleResult<bool> {
+        if !self.inner.props.has_symmetry {
+            return Ok(true);
+        }
+        let c = self.check("canonical_position", self.inner.game.canonical_position(p))?;
+        Ok(c == p)
+    }
+
     /// The canonical form of `p` under the symmetries that keep the player to move
     /// and reachability (`Game::reach_canonical`; identity for games without
     /// symmetry and for modules that do not say), checked to stay in its tier.

@@ -146,12 +146,21 @@ static int64_t capacity_for(int64_t size, double load) {
     return capacity;
 }
 
+/* Whether `capacity` slots hold `size` keys within the load factor (what capacity_for
+ * asks of the capacity it picks). */
+static bool fits(int64_t size, int64_t capacity, double load) {
+    return capacity > 0 && (double)capacity * load >= (double)(size + 1);
+}
+
 static bool int64_set_reserve(Int64HashSet *s, int64_t size) {
+    if (fits(size, s->capacity, s->max_load_factor)) return true;
     int64_t capacity = capacity_for(size, s->max_load_factor);
     return capacity <= s->capacity || int64_set_grow(s, capacity);
 }
 
 static bool int64_set_add(Int64HashSet *s, int64_t key) {
+    /* With room for one more, one probe sequence finds the key or its slot. */
+    if (fits(s->size + 1, s->capacity, s->max_load_factor)) return int64_set_insert_new(s, key);
     if (int64_set_contains(s, key)) return false;
     if (!int64_set_reserve(s, s->size + 1)) return false;
     return int64_set_insert_new(s, key);
@@ -168,7 +177,7 @@ bool TierHashSetReserve(TierHashSet *s, int64_t n) { return int64_set_reserve(s,
 bool TierHashSetContains(const TierHashSet *s, Tier t) { return int64_set_contains(s, t); }
 bool TierHashSetAdd(TierHashSet *s, Tier t) { return int64_set_add(s, t); }
 
-static uint64_t tp_hash(TierPosition k) { return mix((uint64_t)k.tier * 0x9e3779b97f4a7c15ULL ^ mix((uint64_t)k.position)); }
+static uint64_t tp_hash(TierPosition k) { return mix((uint64_t)k.position ^ ((uint64_t)k.tier * 0x9e3779b97f4a7c15ULL)); }
 static bool tp_equal(TierPosition a, TierPosition b) { return a.tier == b.tier && a.position == b.position; }
 
 void TierPositionHashSetInit(TierPositionHashSet *s, double max_load_factor) {
@@ -200,6 +209,7 @@ static bool tp_insert_new(TierPositionHashSet *s, TierPosition key) {
 }
 
 bool TierPositionHashSetReserve(TierPositionHashSet *s, int64_t size) {
+    if (fits(size, s->capacity, s->max_load_factor)) return true;
     int64_t capacity = capacity_for(size, s->max_load_factor);
     if (capacity <= s->capacity) return true;
     TierPositionHashSet bigger = *s;
@@ -219,6 +229,7 @@ bool TierPositionHashSetReserve(TierPositionHashSet *s, int64_t size) {
 }
 
 bool TierPositionHashSetAdd(TierPositionHashSet *s, TierPosition key) {
+    if (fits(s->size + 1, s->capacity, s->max_load_factor)) return tp_insert_new(s, key);
     if (TierPositionHashSetContains(s, key)) return false;
     if (!TierPositionHashSetReserve(s, s->size + 1)) return false;
     return tp_insert_new(s, key);

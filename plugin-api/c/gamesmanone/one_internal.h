@@ -1,5 +1,5 @@
 /*
- * one_internal.h: what the adapter's files (one_module.c, one_parents.c) share: the
+ * one_internal.h: what the adapter's files (one_module.c, one_fast.c, one_parents.c) share: the
  * game being adapted (named at compile time by -DGAMESMANONE_GAME=kName, as build.sh
  * does) and small conversions. Not for games.
  */
@@ -36,6 +36,16 @@ static inline bool has_parents(void) {
 /* one_module.c */
 int64_t one_tier_children(gamesman_game *g, uint64_t tier, uint64_t *children, uint32_t capacity,
                           gamesman_error *err);
+
+int one_value_of(Value v, gamesman_error *err);
+
+/* one_fast.c */
+bool one_has_canonical_children(void);
+bool one_has_child_count(void);
+int64_t one_children(gamesman_game *g, gamesman_position p, gamesman_position *out, uint32_t capacity,
+                     gamesman_error *err);
+int one_scan_position(gamesman_game *g, gamesman_position p, uint32_t *children, gamesman_error *err);
+int one_is_canonical(gamesman_game *g, gamesman_position p, gamesman_error *err);
 
 /* one_parents.c */
 int one_build_parent_map(gamesman_error *err);

@@ -17,14 +17,17 @@
  *     strings (typed moves are matched against them by the host), positions as the
  *     UWAPI formal position where the game has one that reads back to the same
  *     position, else "TIER:INDEX"; AutoGUI strings from the UWAPI.
+ *   - children and the scan's count (one_fast.c): the game's canonical children
+ *     (GetCanonicalChildPositions) as the `children` fast path, declared canonical and
+ *     distinct (GAMESMAN_FLAG_FAST_PATHS_CANONICAL, which the parents below also are),
+ *     and GetNumberOfCanonicalChildPositions as `scan_position`;
  *   - parents: where the game gives GetCanonicalParentPositions, the host's `parents`
  *     fast path gives them (only the legal, non-primitive ones), so the solver needs
  *     no reverse graph. Our ABI asks for undo moves before it uses `parents`, so the
  *     layer also gives undo moves that name those parents: an undo move is the
  *     parent's index times 256 plus the parent tier's slot among the tiers that lead
  *     to the child's tier (a reverse tier map built when a variant opens).
- * Not mapped: GamesmanOne's canonical children (our `children` fast path wants every
- * move's child, not canonical distinct ones), tier symmetry (no game uses it),
+ * Not mapped: tier symmetry (no game uses it),
  * multipart moves (the host plays whole moves), random positions (no game has them).
  *
  * GamesmanOne games keep their variant in globals: one variant is open at a time in a
@@ -197,7 +200,7 @@ static int initial_position(gamesman_game *g, gamesman_position *out, gamesman_e
     return GAMESMAN_OK;
 }
 
-static int value_of(Value v, gamesman_error *err) {
+int one_value_of(Value v, gamesman_error *err) {
     switch (v) {
         case kUndecided: return GAMESMAN_UNDECIDED;
         case kWin: return GAMESMAN_WIN;
@@ -209,7 +212,7 @@ static int value_of(Value v, gamesman_error *err) {
 
 static int primitive(gamesman_game *g, gamesman_position p, gamesman_error *err) {
     (void)g;
-    return value_of(is_tier() ? tier_api()->Primitive(tp_of(p)) : regular_api()->Primitive((Position)p.index), err);
+    return one_value_of(is_tier() ? tier_api()->Primitive(tp_of(p)) : regular_api()->Primitive((Position)p.index), err);
 }
 
 static int64_t generate_moves(gamesman_game *g, gamesman_position p, uint64_t *moves, uint32_t capacity,
@@ -480,7 +483,9 @@ const gamesman_module *gamesman_module_v1(void) {
     module.abi_version = GAMESMAN_C_ABI_VERSION;
     module.struct_size = sizeof module;
     module.flags = GAMESMAN_FLAG_THREAD_SAFE | GAMESMAN_FLAG_TURN_FREE | (is_tier() ? GAMESMAN_FLAG_TIERS : 0) |
-                   (symmetric ? GAMESMAN_FLAG_SYMMETRY : 0);
+                   (symmetric ? GAMESMAN_FLAG_SYMMETRY : 0) |
+                   /* children and parents are the game's canonical, distinct ones */
+                   GAMESMAN_FLAG_FAST_PATHS_CANONICAL;
     module.authors = "GamesCrafters (GamesmanOne), through the GamesmanOne compatibility layer";
     module.description = game->formal_name;
     module.variants = variants;
@@ -507,6 +512,9 @@ const gamesman_module *gamesman_module_v1(void) {
     module.undo_move = has_parents() ? one_undo_move : NULL;
     module.parents = has_parents() ? one_parents : NULL;
     module.canonical_position = symmetric ? canonical_position : NULL;
+    module.children = one_has_canonical_children() ? one_children : NULL;
+    module.scan_position = one_has_child_count() ? one_scan_position : NULL;
+    module.is_canonical = symmetric ? one_is_canonical : NULL;
     module.position_to_autogui = position_to_autogui;
     module.move_to_autogui = move_to_autogui;
     module.name = game->name;

@@ -5,12 +5,16 @@
  * parent tier's slot among the tiers leading to the child's tier, from a reverse tier
  * map built when a variant opens (the tier graph walked from the initial tier). Only
  * legal, non-primitive parents are given (pull request 27 allows games to list
- * others). Used only for games that give GetCanonicalParentPositions, and only in
- * variants without immediate-transition tiers: GamesmanOne solves such tiers by their
- * children alone and never asks for parents into them, and at least one game's
- * parents are wrong there (pull request 27's Mills hashes parents in its fixed-turn
- * tiers with the turn bit, outside the tier). In other variants every undo-move call
- * says GAMESMAN_UNSUPPORTED, which makes the host treat the variant as forward-only.
+ * others). GamesmanOne's own solver takes every parent given as one move, so the
+ * parents are canonical and distinct, as the module declares
+ * (GAMESMAN_FLAG_FAST_PATHS_CANONICAL; the validator checks it). Used only for games that give
+ * GetCanonicalParentPositions, and only in variants without immediate-transition
+ * tiers: GamesmanOne solves such tiers by their children alone and never asks for
+ * parents into them, and at least one game's parents are wrong there (pull request
+ * 27's Mills hashes parents in its fixed-turn tiers with the turn bit, outside the
+ * tier). In other variants every undo-move call says GAMESMAN_UNSUPPORTED, which makes
+ * the host treat the variant as forward-only (it solves a tier that does not list
+ * itself by a scan of its children, and builds a reverse graph for the others).
  * Must not: know any particular game.
  */
 #include <stdlib.h>
@@ -118,7 +122,8 @@ static int parent_slot(Tier tier, Tier parent_tier) {
     return -1;
 }
 
-/* The game's canonical parents of p in `tier` that are legal and not primitive. */
+/* The game's canonical parents of p in `tier` that are legal and not primitive (each
+ * once: GamesmanOne's solver counts every parent it is given as one move). */
 static int64_t canonical_parents(gamesman_position p, uint64_t tier, Position *out, gamesman_error *err) {
     int n;
     if (is_tier()) {

@@ -199,25 +199,27 @@ impl<G: GameObject> Adapter<G> {
     /// The distinct canonical children of a non-primitive `p`, checked against the
     /// declared child tiers, into `kids`: sorted when `sorted`, else in any order (the
     /// scan only counts them). A fast path the module declares canonical and free of
-    /// duplicates is taken as it is, and checked for duplicates when sorted.
+    /// duplicates is taken as it is, and checked for duplicates when sorted. `room`
+    /// holds `max_moves` positions for the fast path to write into; it is the caller's,
+    /// so it is filled once per batch, not once per position.
     pub(super) fn children_of(
         &self,
         p: TierPosition,
         allowed: &[(Tier, u64)],
         moves: &mut [Move],
+        room: &mut [TierPosition],
         kids: &mut Vec<TierPosition>,
         sorted: bool,
     ) -> Result<(), CallError> {
         kids.clear();
-        kids.resize(self.props.max_moves as usize, TierPosition::default());
-        let mut list = List::new(kids.as_mut_slice());
+        let mut list = List::new(room);
         let fast = module_call!("children", self.game.children(p, &mut list));
         let (n, overflowed) = (list.len(), list.overflowed());
         if fast {
             if overflowed {
                 return Err(self.overflow("children", p, self.props.max_moves));
             }
-            kids.truncate(n);
+            kids.extend_from_slice(&room[..n]);
             for &c in kids.iter() {
                 self.check_child(p, None, c, allowed)?;
             }
@@ -238,7 +240,6 @@ impl<G: GameObject> Adapter<G> {
                 return Ok(());
             }
         } else {
-            kids.clear();
             let n = self.moves_of(p, moves)?;
             for &m in &moves[..n] {
                 let c = module_call!("do_move", self.game.do_move(p, m));

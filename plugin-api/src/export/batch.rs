@@ -37,6 +37,7 @@ impl<G: GameObject> Adapter<G> {
         }
         let allowed = self.child_tiers(tier)?;
         let mut moves = vec![Move::default(); self.props.max_moves as usize];
+        let mut room = vec![TierPosition::default(); self.props.max_moves as usize];
         let mut kids = Vec::with_capacity(self.props.max_moves as usize);
         for (i, rec) in out.iter_mut().enumerate() {
             let p = TierPosition::new(tier, first + i as u64);
@@ -60,7 +61,7 @@ impl<G: GameObject> Adapter<G> {
                     )?;
                     let mut n = 0;
                     if v == Value::UNDECIDED {
-                        self.children_of(p, &allowed, &mut moves, &mut kids, false)?;
+                        self.children_of(p, &allowed, &mut moves, &mut room, &mut kids, false)?;
                         n = kids.len() as u32;
                     }
                     (v, n)
@@ -169,6 +170,7 @@ impl<G: GameObject> Adapter<G> {
         }
         let allowed = self.child_tiers(tier)?;
         let mut moves = vec![Move::default(); cap];
+        let mut room = vec![TierPosition::default(); cap];
         let mut kids = Vec::with_capacity(cap);
         let mut written = 0usize;
         for (i, &pos) in positions.iter().enumerate() {
@@ -180,7 +182,7 @@ impl<G: GameObject> Adapter<G> {
                 "primitive",
             )? == Value::UNDECIDED
             {
-                self.children_of(p, &allowed, &mut moves, &mut kids, true)?;
+                self.children_of(p, &allowed, &mut moves, &mut room, &mut kids, true)?;
             }
             children[written..written + kids.len()].copy_from_slice(&kids);
             written += kids.len();

@@ -6,7 +6,8 @@
  * boards), and a board is ranked densely within its tier as mtttier's Ranker does (the
  * cells of the X pieces as a combination of the 9 cells, then the cells of the O
  * pieces as a combination of the cells X left free). Every function of the ABI is
- * implemented, undo moves and both fast paths included; the `symmetric` variant also
+ * implemented, undo moves, both fast paths and header revision 2's scan_position and
+ * is_canonical included; the `symmetric` variant also
  * reduces the board's eight symmetries. The functions are pure, so the module is
  * thread-safe.
  *
@@ -410,6 +411,32 @@ static int canonical_position(gamesman_game *g, gamesman_position p, gamesman_po
     return GAMESMAN_OK;
 }
 
+/* Header revision 2: the scan's primitive value with the number of distinct canonical
+ * children, and the canonical test. */
+static int scan_position(gamesman_game *g, gamesman_position p, uint32_t *count,
+                         gamesman_error *err) {
+    int v = primitive(g, p, err);
+    if (v != GAMESMAN_UNDECIDED) return v;
+    gamesman_position kids[CELLS];
+    int64_t n = children(g, p, kids, CELLS, err);
+    if (n < 0) return (int)n;
+    uint32_t distinct = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (g->symmetric && canonical_position(g, kids[i], &kids[i], err) < 0) return GAMESMAN_ERROR;
+        int seen = 0;
+        for (int64_t j = 0; j < i; j++) seen |= kids[j].index == kids[i].index;
+        distinct += !seen;
+    }
+    *count = distinct;
+    return GAMESMAN_UNDECIDED;
+}
+
+static int is_canonical(gamesman_game *g, gamesman_position p, gamesman_error *err) {
+    gamesman_position c;
+    if (canonical_position(g, p, &c, err) < 0) return GAMESMAN_ERROR;
+    return c.index == p.index;
+}
+
 static const gamesman_variant VARIANTS[] = {
     {"regular", "every board is its own position"},
     {"symmetric", "boards equal under rotation and reflection are one position (symmetry hook)"},
@@ -448,6 +475,8 @@ static const gamesman_module MODULE = {
     .children = children,
     .parents = parents,
     .canonical_position = canonical_position,
+    .scan_position = scan_position,
+    .is_canonical = is_canonical,
 };
 
 const gamesman_module *gamesman_module_v1(void) { return &MODULE; }

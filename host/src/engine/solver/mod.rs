@@ -10,6 +10,7 @@
 //! `pending_tiers`, `solve_and_store` (one tier, children read from the database)
 //! and `report`; every path stores a tier through `solve_and_store_with`.
 
+pub mod by_children;
 pub mod children;
 pub mod compact;
 pub mod counters;
@@ -82,6 +83,14 @@ pub enum SolveError {
         children: u32,
         /// The module's `max_moves`.
         max_moves: u32,
+    },
+    /// A child in a tier the solver did not load for the tier being solved.
+    #[error("tier {tier}: a position leads to tier {child}, which is not among the child tiers loaded for it")]
+    UnknownChildTier {
+        /// The tier being solved.
+        tier: Tier,
+        /// The child's tier.
+        child: Tier,
     },
     /// A tier too large to hold in memory on this platform.
     #[error("tier {0} has {1} positions, more than this machine can address")]
@@ -639,6 +648,10 @@ pub fn solve_one(
     tick: retrograde::Tick<'_>,
     note: retrograde::Note<'_>,
 ) -> Result<TierRecords, SolveError> {
+    // A tier that is not loopy needs no parents: one pass over its positions.
+    if let Some(records) = by_children::solve(game, node, children, tick)? {
+        return Ok(records);
+    }
     let cells = if merged {
         retrograde::Cells::Merged
     } else {

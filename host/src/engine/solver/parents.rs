@@ -10,7 +10,7 @@
 //! file must not decide values; it only answers "who are the parents of this child".
 
 use super::memory::filled;
-use super::retrograde::{TierState, PARENT_CHUNK};
+use super::retrograde::TierState;
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::tier::TierNode;
@@ -243,7 +243,7 @@ fn unstable(game: &GameHandle, tier: Tier, p: u64) -> SolveError {
 }
 
 /// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
-/// path sizes them on its first chunk, and the reverse graph needs only `one`.
+/// path grows them to each chunk's need, and the reverse graph needs only `one`.
 #[derive(Default)]
 pub struct ParentBuffers {
     parents: Vec<u64>,
@@ -277,17 +277,22 @@ pub fn for_each_parents_warmed(
 ) -> Result<(), SolveError> {
     match &state.parents {
         ParentSource::UndoMoves => {
-            if bufs.parents.is_empty() {
-                let cap = game.properties().max_undo_moves as usize;
-                bufs.parents = vec![0u64; PARENT_CHUNK * cap];
-                bufs.counts = vec![0u32; PARENT_CHUNK];
+            // Sized by the chunk, not by the largest chunk: buffers are made for each
+            // piece of work rayon splits off, and most levels of a tier are small (a
+            // buffer for a whole chunk is `PARENT_CHUNK * max_undo_moves` words).
+            let need = chunk.len() * game.properties().max_undo_moves as usize;
+            if bufs.parents.len() < need {
+                bufs.parents.resize(need, 0);
+            }
+            if bufs.counts.len() < chunk.len() {
+                bufs.counts.resize(chunk.len(), 0);
             }
             game.parents_batch(
                 child_tier,
                 chunk,
                 state.tier,
-                &mut bufs.parents,
-                &mut bufs.counts,
+                &mut bufs.parents[..need],
+                &mut bufs.counts[..chunk.len()],
             )?;
             let total: usize = bufs.counts[..chunk.len()].iter().map(|&n| n as usize).sum();
             warm(&bufs.parents[..total.min(bufs.parents.len())]);

@@ -38,6 +38,8 @@ pub const FLAG_PUZZLE: u64 = 1 << 5;
 pub const FLAG_SCORE: u64 = 1 << 6;
 /// `GAMESMAN_FLAG_TURN_FREE` (plugin-api 0.1.5).
 pub const FLAG_TURN_FREE: u64 = 1 << 7;
+/// `GAMESMAN_FLAG_FAST_PATHS_CANONICAL` (header revision 2).
+pub const FLAG_FAST_PATHS_CANONICAL: u64 = 1 << 8;
 
 /// `GAMESMAN_MESSAGE_CAPACITY`.
 pub const MESSAGE_CAPACITY: usize = 1024;
@@ -180,10 +182,19 @@ pub struct CModuleStruct {
     pub position_to_autogui: cfn!(Game, CPosition, *mut c_char, u64, Err => i64),
     /// `move_to_autogui` (not called by this host yet).
     pub move_to_autogui: cfn!(Game, CPosition, u64, *mut c_char, u64, Err => i64),
+    /// `scan_position` (header revision 2).
+    pub scan_position: cfn!(Game, CPosition, *mut u32, Err => c_int),
+    /// `is_canonical` (header revision 2).
+    pub is_canonical: cfn!(Game, CPosition, Err => c_int),
 }
 
-/// The size of the version-1 struct: every version-1 module has at least this much.
-pub const V1_SIZE: usize = std::mem::size_of::<CModuleStruct>();
+/// The size of the first revision of the version-1 struct (up to `move_to_autogui`):
+/// every version-1 module has at least this much.
+pub const V1_SIZE: usize = std::mem::offset_of!(CModuleStruct, scan_position);
+
+/// The size of the struct as this host knows it (the latest header revision); a
+/// module's fields past it are not read, fields it lacks below it count as NULL.
+pub const KNOWN_SIZE: usize = std::mem::size_of::<CModuleStruct>();
 
 /// The size of the header (`abi_version`, `struct_size`, `flags`), readable before
 /// the version is known.

@@ -10,7 +10,7 @@ pub mod abi;
 mod exit;
 mod object;
 
-use abi::{CModuleStruct, CVariant, EntryPoint, C_ABI_VERSION, HEADER_SIZE, V1_SIZE};
+use abi::{CModuleStruct, CVariant, EntryPoint, C_ABI_VERSION, HEADER_SIZE, KNOWN_SIZE, V1_SIZE};
 pub use object::CGame;
 use std::ffi::{c_char, CStr};
 use std::path::Path;
@@ -168,7 +168,7 @@ fn read_module(ptr: *const CModuleStruct) -> Result<CModule, CModuleError> {
     // older one of the same version, once the struct has grown, is shorter: the rest
     // of the zeroed copy stays NULL.)
     let mut table = std::mem::MaybeUninit::<CModuleStruct>::zeroed();
-    let len = (size as usize).min(V1_SIZE);
+    let len = (size as usize).min(KNOWN_SIZE);
     // SAFETY: the module declares `size` readable bytes; all-zero is a valid
     // `CModuleStruct` (null pointers, `None` functions).
     let table = unsafe {
@@ -282,6 +282,8 @@ mod tests {
         // 16 header + 4 pointers + 4 u32 + 26 functions, as gamesman_plugin.h lays out
         // (the e2e tests compare every offset with a compiled header).
         assert_eq!(V1_SIZE, 16 + 4 * 8 + 4 * 4 + 26 * 8);
+        // Header revision 2 appends two functions.
+        assert_eq!(KNOWN_SIZE, V1_SIZE + 2 * 8);
     }
 
     #[test]

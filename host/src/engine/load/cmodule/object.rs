@@ -22,6 +22,8 @@ use std::mem::MaybeUninit;
 use std::os::raw::c_int;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+mod fast;
+
 /// A variant of a C module, opened by `new_game`; freed with `free_game` on drop.
 pub struct CGame {
     table: CModuleStruct,
@@ -30,6 +32,8 @@ pub struct CGame {
     props: Properties,
     /// `GAMESMAN_FLAG_TURN_FREE` of the variant.
     turn_free: bool,
+    /// The variant's `GAMESMAN_FLAG_*` (the module's, or its `properties`').
+    flags: u64,
     /// Held around every call unless the module is thread-safe.
     lock: Option<Mutex<()>>,
 }
@@ -41,16 +45,22 @@ unsafe impl Send for CGame {}
 // SAFETY: as above.
 unsafe impl Sync for CGame {}
 
-/// The error buffer of one call, cleared before it.
+/// The error buffer of one call, cleared before it (by `raw_call`).
 struct ErrBuf(MaybeUninit<CError>);
 
 impl ErrBuf {
-    #[inline]
+    /// An uncleared buffer. Nothing is written here: a buffer written before it is
+    /// returned would be copied (a kilobyte on every call into the module).
+    #[inline(always)]
     fn new() -> ErrBuf {
-        let mut b = ErrBuf(MaybeUninit::uninit());
+        ErrBuf(MaybeUninit::uninit())
+    }
+
+    /// Makes the message the empty string; done right before each call.
+    #[inline(always)]
+    fn clear(&mut self) {
         // SAFETY: writes the first byte of the buffer, making it the empty string.
-        unsafe { b.first().write(0) };
-        b
+        unsafe { self.first().write(0) };
     }
 
     #[inline]
@@ -119,7 +129,8 @@ fn properties_of(flags: u64, max_moves: u32, max_undo: u32, max_tiers: u32) -> P
     }
 }
 
-/// The list functions that may answer `GAMESMAN_UNSUPPORTED`.
+/// The list functions that may answer `GAMESMAN_UNSUPPORTED` (`fast::optional` covers
+/// the others that may).
 const OPTIONAL_LISTS: [&str; 3] = ["generate_undo_moves_to_tier", "children", "parents"];
 
 /// The first size tried for a text; longer texts are asked for again.
@@ -141,6 +152,7 @@ impl CGame {
             .map_err(|_| OpenError::Failed("the variant name holds a NUL byte".into()))?;
         let new_game = table.new_game.expect("checked at load");
         let mut err = ErrBuf::new();
+        err.clear();
         let game = {
             let _note = CallNote::new(module, "new_game");
             // SAFETY: a REQUIRED function of the struct, called as the header says.
@@ -163,6 +175,7 @@ impl CGame {
                 table.max_tier_children,
             ),
             turn_free: table.flags & abi::FLAG_TURN_FREE != 0,
+            flags: table.flags,
             lock,
         };
         if let Some(f) = table.properties {
@@ -176,6 +189,7 @@ impl CGame {
             }
             out.props = properties_of(p.flags, p.max_moves, p.max_undo_moves, p.max_tier_children);
             out.turn_free = p.flags & abi::FLAG_TURN_FREE != 0;
+            out.flags = p.flags;
         }
         Ok(out)
     }
@@ -213,6 +227,7 @@ impl CGame {
     ) -> i64 {
         let _lock = self.guard();
         let _note = CallNote::new(self.module, function);
+        err.clear();
         f(err.ptr())
     }
 
@@ -553,6 +568,20 @@ impl GameObject for CGame {
         })
     }
 
+    fn fast_paths_canonical(&self) -> bool {
+        self.fast_canonical()
+    }
+
+    #[inline]
+    fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
+        self.scan(p)
+    }
+
+    #[inline]
+    fn is_canonical(&self, p: TierPosition) -> ObjectResult<Option<bool>> {
+        self.canonical_test(p)
+    }
+
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64> {
         let Some(f) = self.table.win_by else {
             return Ok(0);
@@ -575,20 +604,5 @@ impl GameObject for CGame {
             return Ok(0);
         };
         self.int("score", |out, e| unsafe { f(self.game, to_c(p), out, e) })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn tier_position_has_the_c_layout() {
-        use super::CPosition;
-        use gamesman_plugin_api::TierPosition;
-        assert_eq!(
-            std::mem::size_of::<TierPosition>(),
-            std::mem::size_of::<CPosition>()
-        );
-        assert_eq!(std::mem::offset_of!(TierPosition, position), 8);
-        assert_eq!(std::mem::offset_of!(CPosition, index), 8);
     }
 }
