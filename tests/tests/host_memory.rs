@@ -59,11 +59,14 @@ fn tier_files(dir: &Path) -> usize {
 fn a_solve_that_cannot_fit_is_refused_with_the_figures() {
     let db = tempfile::tempdir().unwrap();
     let e = run(solve(db.path(), &[], None), DEFAULT_TIMEOUT).assert_clean_failure();
-    // Tier 29, 2^40 positions, in the leanest way (counters merged into the records):
-    // 2 B records, two frontier bitmaps of 1 bit a position.
+    // Tier 29, 2^40 positions, in the leanest way (counter and value in one byte):
+    // 1 B cells, two frontier bitmaps of 1 bit a position.
     assert!(e.contains("solving tier 29 (29) needs about"), "{e}");
-    assert!(e.contains("even solved compact, the leanest way"), "{e}");
-    assert!(e.contains("records 2.00 TiB, frontier 256.00 GiB"), "{e}");
+    assert!(e.contains("even solved byte, the leanest way"), "{e}");
+    assert!(
+        e.contains("child counters 1.00 TiB, frontier 256.00 GiB"),
+        "{e}"
+    );
     assert!(
         e.contains("is available (90% of MemTotal in /proc/meminfo")
             || e.contains("is available (the memory limit of cgroup"),
@@ -103,8 +106,8 @@ fn a_solve_that_cannot_fit_is_refused_with_the_figures() {
 #[test]
 fn an_allocation_failure_names_the_tier_and_keeps_the_stored_tiers() {
     let db = tempfile::tempdir().unwrap();
-    // 4 GiB of address space: the 29 small tiers fit, the top tier's 2 TiB of records
-    // (its leanest way, which --ignore-memory-check solves it in) cannot be had.
+    // 4 GiB of address space: the 29 small tiers fit, the top tier's 1 TiB of one-byte
+    // cells (its leanest way, which --ignore-memory-check solves it in) cannot be had.
     let r = run(
         solve(
             db.path(),
@@ -123,7 +126,7 @@ fn an_allocation_failure_names_the_tier_and_keeps_the_stored_tiers() {
     assert!(!r.stderr.contains("memory allocation of"), "{d}");
     let last = r.stderr.trim().lines().last().unwrap_or_default();
     assert!(
-        last.starts_with("error: out of memory solving tier 29 (29): 2.00 TiB for its records could not be allocated"),
+        last.starts_with("error: out of memory solving tier 29 (29): 1.00 TiB for its one-byte cells could not be allocated"),
         "{d}"
     );
     assert!(

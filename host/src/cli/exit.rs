@@ -199,6 +199,7 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         return Some(match e {
             DbVerifyError::Graph(e) => graph(e),
             DbVerifyError::NoSuchTier { .. } => Exit::Usage,
+            DbVerifyError::Scope(_) => Exit::Module,
             DbVerifyError::Verify(VerifyError::Module { .. }) => Exit::Module,
             // A record that does not follow from its children: the database is wrong.
             DbVerifyError::Missing { .. }

@@ -12,8 +12,8 @@ use crate::engine::db::{Database, DbError, RecordSource};
 use crate::engine::game::GameHandle;
 use crate::engine::record::TierRecords;
 use crate::engine::solver::verify::{self, Selection, Stage, VerifyError};
-use crate::engine::solver::{meta_of, Scope};
-use crate::engine::tier::{TierGraph, TierGraphError, TierNode};
+use crate::engine::solver::{meta_of, Scope, SolveError};
+use crate::engine::tier::{TierGraphError, TierNode};
 use gamesman_plugin_api::Tier;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -78,6 +78,9 @@ pub enum DbVerifyError {
         /// Names of the game's tiers like it.
         like: String,
     },
+    /// The scope's tiers could not be found otherwise (the module failed).
+    #[error("{0}")]
+    Scope(String),
     /// A record does not follow from its children, or the module failed.
     #[error(transparent)]
     Verify(#[from] VerifyError),
@@ -134,20 +137,11 @@ pub fn verify_scope(
     progress: &dyn VerifyProgress,
 ) -> Result<DbVerifyReport, DbVerifyError> {
     let started = Instant::now();
-    let whole = TierGraph::discover(game)?;
-    let graph = match scope {
-        Scope::Whole => whole,
-        Scope::Endgame(k) => whole.endgame(*k),
-        Scope::Tier(name) => match whole.below(name) {
-            Some(g) => g,
-            None => {
-                return Err(DbVerifyError::NoSuchTier {
-                    name: name.clone(),
-                    like: whole.names_like(name, 8).join(", "),
-                })
-            }
-        },
-    };
+    let graph = crate::engine::solver::graph_of(game, scope).map_err(|e| match e {
+        SolveError::NoSuchTier { name, like } => DbVerifyError::NoSuchTier { name, like },
+        SolveError::Graph(g) => DbVerifyError::Graph(g),
+        other => DbVerifyError::Scope(other.to_string()),
+    })?;
     let db_err = |node: &TierNode, cause: DbError| DbVerifyError::Db {
         tier: node.tier,
         name: node.name.clone(),
