@@ -15,9 +15,7 @@
 //! databases or presentation.
 
 use super::children::ChildTier;
-use super::counters::{
-    status, ByteCell, Cell, Counters, Status, BYTE_MOVES, MERGED_MOVES, NARROW_MOVES,
-};
+use super::counters::{status, ByteCell, Cell, Counters, Status, MERGED_MOVES, NARROW_MOVES};
 use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
 use super::onebyte::RemotenessLog;
@@ -84,9 +82,7 @@ impl Cells {
     fn for_game(&self, game: &GameHandle) -> Cells {
         let p = game.properties();
         match self {
-            Cells::Byte(_) if p.supports_winby || p.max_moves > BYTE_MOVES => {
-                Cells::Merged.for_game(game)
-            }
+            Cells::Byte(_) if !super::onebyte::serves(game) => Cells::Merged.for_game(game),
             Cells::Merged if p.max_moves > MERGED_MOVES => Cells::Separate,
             other => other.clone(),
         }

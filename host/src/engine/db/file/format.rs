@@ -217,12 +217,22 @@ pub(crate) fn record_members(
             let end = (start + block as usize).min(records.len());
             let values = &records.values[start..end];
             let winby = records.winby.as_ref().map(|w| &w[start..end]);
-            let mut h = crc32fast::Hasher::new();
-            codec::layout_crc(&mut h, values, winby);
-            let len = (end - start) as u64 * if winby.is_some() { 6 } else { 2 };
-            (member(values, winby), h.finalize(), len)
+            block_member(values, winby, &member)
         })
         .collect()
+}
+
+/// One block's member written by `member`, with the CRC-32 and length of its records
+/// as laid out in format 1.
+pub(crate) fn block_member(
+    values: &[u16],
+    winby: Option<&[i32]>,
+    member: impl Fn(&[u16], Option<&[i32]>) -> Vec<u8>,
+) -> Member {
+    let mut h = crc32fast::Hasher::new();
+    codec::layout_crc(&mut h, values, winby);
+    let len = values.len() as u64 * if winby.is_some() { 6 } else { 2 };
+    (member(values, winby), h.finalize(), len)
 }
 
 /// The CRC-32 of the concatenation of `members`' checked bytes, combined from theirs.

@@ -8,7 +8,7 @@
 //! This file only writes and stages; what the records mean is not its concern.
 
 use super::codec;
-use super::format::{frame, Shape, BLOCK_POSITIONS, FORMAT_VERSION};
+use super::format::{block_member, frame, Member, Shape, BLOCK_POSITIONS, FORMAT_VERSION};
 use super::{io, lock, FileDb, TierReader};
 use crate::engine::db::{DbResult, FillBlock, LockWait, RecordSource, StagedTier, TierMeta};
 use rayon::prelude::*;
@@ -86,13 +86,9 @@ fn write(db: &FileDb, meta: &TierMeta, fill: FillBlock<'_>, tmp: &std::path::Pat
                 v.resize((BLOCK_POSITIONS.min(n - first)) as usize, 0);
                 fill(first, v)?;
             }
-            let members: Vec<(Vec<u8>, u32, u64)> = values
+            let members: Vec<Member> = values
                 .par_iter()
-                .map(|v| {
-                    let mut h = crc32fast::Hasher::new();
-                    codec::layout_crc(&mut h, v, None);
-                    (codec::encode(v, None), h.finalize(), v.len() as u64 * 2)
-                })
+                .map(|v| block_member(v, None, codec::encode))
                 .collect();
             for (m, crc, len) in members {
                 out.write_all(&m).map_err(io("writing", &spool_path))?;
