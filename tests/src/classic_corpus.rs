@@ -408,6 +408,12 @@ fn run_module(
         return Ok(problems);
     }
     if !solved.status.success() {
+        // A module whose answers depend on uninitialised memory: the host may catch
+        // it (a move to a position the forward search did not reach), which is right.
+        let caught = "moves must be a function of the position";
+        if expect.solve == "value-or-caught" && solved.stdout.contains(caught) {
+            return Ok(problems);
+        }
         return Err(format!("solve failed:\n{}", solved.describe()));
     }
     if expect.solve == "solves" {
