@@ -440,7 +440,7 @@ fn transfer_copies_reachable_only_tiers() {
     let graph = TierGraph::discover(&game).unwrap();
     let metas: Vec<_> = graph.order.iter().map(solver::meta_of).collect();
     assert_eq!(
-        db::transfer(src.as_ref(), dst.as_ref(), &metas).unwrap(),
+        db::transfer(src.as_ref(), dst.as_ref(), &metas, false).unwrap(),
         10
     );
     for meta in &metas {

@@ -126,7 +126,10 @@ fn http_answers_as_file_for_every_mtttier_position_and_samples_of_big_games() {
             size: n.size,
         })
         .collect();
-    assert_eq!(db::transfer(&file, mem.as_ref(), &metas).unwrap(), 10);
+    assert_eq!(
+        db::transfer(&file, mem.as_ref(), &metas, false).unwrap(),
+        10
+    );
     same_answers(&g, &file, mem.as_ref(), None);
 }
 

@@ -1,9 +1,10 @@
 //! `host db copy SRC DST`: copies a variant's tiers from one database to another
 //! (`file:` to `file:`, `http:` to `file:`, ...), the seed's transfer between database
-//! classes. Every tier is read whole with its checksum verified before it is written,
-//! and written atomically; tiers already valid at the destination are kept. From an
-//! `http:` source the whole copy runs within `--fetch-deadline`, and with `--trust`
-//! every tier must match the publisher's signed manifest.
+//! classes. Every tier is read block by block (`db::transfer`: never whole, WinBy tiers
+//! aside) and put in place, atomically, only after its checksum was verified; tiers
+//! already valid at the destination are kept. From an `http:` source the whole copy
+//! runs within `--fetch-deadline`, and with `--trust` every tier must match the
+//! publisher's signed manifest.
 
 use super::{game_key, CliError};
 use crate::engine::db::{self, LockWait, TierStatus};
@@ -83,7 +84,7 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
         }
         copied.push(meta);
     }
-    let n = db::transfer(from.as_ref(), to.as_ref(), &copied)?;
+    let n = db::transfer(from.as_ref(), to.as_ref(), &copied, key.winby)?;
     let positions: u64 = copied.iter().map(|m| m.size).sum();
     outln!(
         "copied {} tiers ({} positions) of {} ({}) from {} to {} in {}; {} already there",

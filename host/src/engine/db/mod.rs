@@ -17,7 +17,10 @@ pub mod manifest;
 pub mod memory;
 pub mod net;
 pub mod sparse;
+mod transfer;
 pub mod trust;
+
+pub use transfer::transfer;
 
 use crate::engine::marks::Marks;
 use crate::engine::record::{Record, TierRecords};
@@ -471,25 +474,6 @@ pub fn open_for_writing(
     let db = open(resource, key)?;
     db.begin_writing(wait)?;
     Ok(db)
-}
-
-/// Copies every tier in `tiers` that `src` holds into `dst` (the seed's `transfer`);
-/// returns how many tiers were copied.
-pub fn transfer(src: &dyn Database, dst: &dyn Database, tiers: &[TierMeta]) -> DbResult<usize> {
-    let stored = src.stored_tiers()?;
-    let mut copied = 0;
-    for meta in tiers.iter().filter(|m| stored.contains(&m.tier)) {
-        let coverage = src.stored_tier(meta.tier)?.map(|s| s.coverage);
-        if coverage == Some(Coverage::ReachableOnly) {
-            let t = src.load_reachable_tier(meta)?;
-            dst.store_reachable_tier(meta, &t.marks, &t.records)?;
-        } else {
-            let records = src.load_tier(meta)?;
-            dst.store_tier(meta, &records)?;
-        }
-        copied += 1;
-    }
-    Ok(copied)
 }
 
 #[cfg(test)]
