@@ -56,6 +56,7 @@ fn tier_by_tier_from_the_database_matches_a_whole_solve() {
     for node in &graph.order {
         let records = solver::solve_and_store(&game, db.as_ref(), &graph, node, &options, &Silent)
             .unwrap()
+            .records
             .expect("solved whole: the records are returned");
         assert_eq!(records.len() as u64, node.size);
     }

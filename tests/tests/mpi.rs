@@ -198,6 +198,71 @@ fn quixo_5x5_endgame_0_matches_one_process() {
     same_part_as_one_process("quixo", "5x5", "1", true, &["--endgame", "0"]);
 }
 
+/// Under a memory budget per rank, every tier forced one byte a position (issue 39):
+/// the ranks store the bytes one process stores solving whole, and the manager's
+/// `--json` tells each tier's way, estimate and the rank's measured peak.
+#[test]
+fn budgeted_ranks_store_the_same_bytes_and_report_each_tier() {
+    let _job = one_job();
+    let reference = tempfile::tempdir().expect("temp dir");
+    let mut one = Command::new(host_binary());
+    one.args(["--plugin", "quixo", "--variant", "3x3", "solve", "--db"])
+        .arg(db_arg(reference.path()));
+    run(one, JOB_TIMEOUT).assert_success();
+    let work = tempfile::tempdir().expect("temp dir");
+    let db = db_arg(work.path());
+    let args = [
+        "--plugin",
+        "quixo",
+        "--variant",
+        "3x3",
+        "solve",
+        "--threads",
+        "1",
+        "--solve-mode",
+        "byte",
+        "--memory-limit",
+        "1G",
+        "--json",
+        "--db",
+        &db,
+    ];
+    let out = run(mpi_job(3, &args), JOB_TIMEOUT);
+    out.assert_success();
+    assert_no_panic_noise(&out.stderr, &out.describe());
+    let expected = files(reference.path(), "quixo", "3x3");
+    let got = files(work.path(), "quixo", "3x3");
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "{}",
+        out.describe()
+    );
+    for (name, bytes) in &expected {
+        assert!(
+            got[name] == *bytes,
+            "{name} differs from the one-process solve"
+        );
+    }
+    let start = out.stdout.find('{').expect("the JSON report");
+    let report: serde_json::Value = serde_json::from_str(&out.stdout[start..])
+        .unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert_eq!(report["budget_bytes"], 1u64 << 30, "{report}");
+    let tiers = report["memory"].as_array().expect("per-tier memory");
+    assert_eq!(tiers.len(), expected.len(), "one entry a tier: {report}");
+    let mut names: Vec<&str> = tiers.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), expected.len(), "every tier once: {report}");
+    for t in tiers {
+        assert_eq!(t["mode"], "byte", "{t}");
+        assert!(t["estimated_bytes"].as_u64().unwrap() > 0, "{t}");
+        assert!(t["measured_bytes"].as_u64().unwrap() > 1 << 20, "{t}");
+    }
+    // The manager's log says it too.
+    assert!(out.stderr.contains(", byte, rank peak "), "{}", out.stderr);
+}
+
 #[test]
 fn quixo_3x3_matches_one_process() {
     same_as_one_process("quixo", "3x3", "1", true);

@@ -307,6 +307,9 @@ impl Manager<'_> {
         let mut idle: VecDeque<usize> = (1..self.ranks.len()).collect();
         let mut failure: Option<MpiError> = None;
         let (mut tiers_done, mut positions_done) = (0usize, 0u64);
+        // How each tier was solved, and the tightest budget a worker planned against.
+        let mut memory: Vec<solver::TierMemory> = Vec::new();
+        let mut budget: Option<u64> = None;
         let mut nap = Backoff::default();
         let mut heartbeat = Instant::now();
         loop {
@@ -368,7 +371,12 @@ impl Manager<'_> {
                         held.map_or("none".to_string(), |h| h.tier.to_string())
                     )));
                 }
-                ToManager::Solved { tier, seconds } => {
+                ToManager::Solved {
+                    tier,
+                    seconds,
+                    memory: used,
+                    budget: theirs,
+                } => {
                     let tier = Tier(tier);
                     schedule
                         .solved(tier)
@@ -377,8 +385,16 @@ impl Manager<'_> {
                     tiers_done += 1;
                     positions_done += node.size;
                     let part = positions_done as f64 / to_solve.max(1) as f64;
+                    let how = used.as_ref().map_or(String::new(), |m| {
+                        format!(
+                            ", {}, rank peak {}",
+                            m.mode,
+                            m.measured_bytes
+                                .map_or("unknown".to_string(), solver::memory::bytes)
+                        )
+                    });
                     log::info!(
-                        "[{tiers_done}/{} tiers, {:.1}% of positions, {:.1?}{}] rank {r} stored tier {tier} ({}) in {seconds:.2}s ({} positions/s)",
+                        "[{tiers_done}/{} tiers, {:.1}% of positions, {:.1?}{}] rank {r} stored tier {tier} ({}) in {seconds:.2}s ({} positions/s{how})",
                         todo.len(),
                         100.0 * part,
                         started.elapsed(),
@@ -386,6 +402,11 @@ impl Manager<'_> {
                         node.name,
                         rate(node.size as f64 / seconds.max(1e-9))
                     );
+                    memory.extend(used);
+                    budget = match (budget, theirs) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
                     idle.push_back(r);
                     continue;
                 }
@@ -416,7 +437,10 @@ impl Manager<'_> {
         if let Some(e) = failure {
             return Err(e);
         }
-        Ok(solver::report(game, db, graph, &todo, started)?)
+        let mut report = solver::report(game, db, graph, &todo, started)?;
+        report.memory = memory;
+        report.budget = budget;
+        Ok(report)
     }
 }
 

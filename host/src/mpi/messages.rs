@@ -7,6 +7,7 @@
 
 use super::checks::Fingerprint;
 use super::MpiError;
+use crate::engine::solver::TierMemory;
 use ::mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -37,6 +38,12 @@ pub enum ToManager {
         tier: u64,
         /// Seconds it took.
         seconds: f64,
+        /// How it was solved and the worker's memory (absent from older workers).
+        #[serde(default)]
+        memory: Option<TierMemory>,
+        /// The worker's budget, in bytes.
+        #[serde(default)]
+        budget: Option<u64>,
     },
     /// A tier could not be solved.
     Failed {

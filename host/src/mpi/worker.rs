@@ -100,12 +100,14 @@ fn solve(
     let progress = WorkerLog { rank };
     // A panic here would take the whole job down without a word about the tier.
     let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        solver::solve_and_store(game, db, graph, node, options, &progress).map(drop)
+        solver::solve_and_store(game, db, graph, node, options, &progress)
     }));
     match result {
-        Ok(Ok(())) => ToManager::Solved {
+        Ok(Ok(solved)) => ToManager::Solved {
             tier: tier.0,
             seconds: t0.elapsed().as_secs_f64(),
+            memory: Some(solved.memory),
+            budget: solved.budget,
         },
         Ok(Err(e)) => {
             log::error!("rank {rank}: tier {tier} ({}) failed: {e}", node.name);

@@ -240,12 +240,12 @@ pub struct SolveReport {
 }
 
 /// How one tier was solved and the memory it took.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TierMemory {
     /// The tier's name.
     pub name: String,
     /// Its way of solving (`plan::SolveMode::name`).
-    pub mode: &'static str,
+    pub mode: String,
     /// The planner's estimate of the peak while it was solved.
     pub estimated_bytes: u64,
     /// The process's resident high-water mark once it was solved (since the solve
@@ -354,7 +354,7 @@ pub fn solve(
             for (n, m) in group.iter().zip(&modes) {
                 measured.push(TierMemory {
                     name: n.name.clone(),
-                    mode: m.name(),
+                    mode: m.name().to_string(),
                     estimated_bytes: plan.peak_of(n.tier),
                     measured_bytes: peak,
                 });
@@ -516,12 +516,22 @@ fn solve_group(
     Ok(())
 }
 
+/// A tier `solve_and_store` solved and stored.
+#[derive(Debug)]
+pub struct SolvedTier {
+    /// Its records (`None` when it was solved one byte a position: those are never
+    /// whole in memory).
+    pub records: Option<TierRecords>,
+    /// How it was solved and the memory it took.
+    pub memory: TierMemory,
+    /// The budget it was planned against, in bytes (when known).
+    pub budget: Option<u64>,
+}
+
 /// Solves one tier whose child tiers are already stored in `db`, reading them from it
 /// in the fastest way the memory budget allows (whole, else streamed; one way leaner
-/// again when an allocation fails), and stores it atomically; returns its records
-/// (`None` when it was solved one byte a position: those are never whole in memory).
-/// This is the unit of work a distributed worker does: no records need to be in
-/// memory beforehand.
+/// again when an allocation fails), and stores it atomically. This is the unit of
+/// work a distributed worker does: no records need to be in memory beforehand.
 pub fn solve_and_store(
     game: &GameHandle,
     db: &dyn Database,
@@ -529,7 +539,7 @@ pub fn solve_and_store(
     node: &TierNode,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
-) -> Result<Option<TierRecords>, SolveError> {
+) -> Result<SolvedTier, SolveError> {
     let memory = memory_check(game, options);
     let plan = plan::plan(
         game,
@@ -564,7 +574,18 @@ pub fn solve_and_store(
                 mode = mode.leaner_for(game).expect("checked");
                 log::warn!("{e}; solving it again {mode}");
             }
-            other => return other,
+            other => {
+                return other.map(|records| SolvedTier {
+                    records,
+                    memory: TierMemory {
+                        name: node.name.clone(),
+                        mode: mode.name().to_string(),
+                        estimated_bytes: plan.peak_of(node.tier),
+                        measured_bytes: plan::peak_rss(),
+                    },
+                    budget: plan.budget.as_ref().map(|b| b.bytes),
+                })
+            }
         }
     }
 }
