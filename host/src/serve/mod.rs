@@ -216,6 +216,8 @@ async fn serve(
         catalog.variant_count(),
         catalog.resource
     );
+    // Before the first answer: a signal from then on stops the server gracefully.
+    let signals = shutdown::listen();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = conn::serve(listener, app_with(catalog, uni.as_deref()), limits, async {
         let _ = stopped.await;
@@ -227,7 +229,7 @@ async fn serve(
     }
     let _ = std::io::stdout().flush();
     tokio::select! {
-        () = shutdown::signal() => {}
+        () = signals.wait() => {}
         // The server only ends by itself when it fails.
         ended = &mut server => return finished(ended),
     }
