@@ -41,6 +41,7 @@
  * Header revisions (GAMESMAN_C_HEADER_REVISION; all of ABI version 1):
  *   1  the struct up to move_to_autogui.
  *   2  scan_position, is_canonical appended; GAMESMAN_FLAG_FAST_PATHS_CANONICAL.
+ *   3  memory_budget appended.
  */
 #ifndef GAMESMAN_PLUGIN_H
 #define GAMESMAN_PLUGIN_H
@@ -60,7 +61,7 @@ extern "C" {
 
 /* The revision of this header within ABI version 1 (see the list above); for
  * information only: the host reads struct_size, not this. */
-#define GAMESMAN_C_HEADER_REVISION 2u
+#define GAMESMAN_C_HEADER_REVISION 3u
 
 /* The name of the entry point the host looks up. */
 #define GAMESMAN_ENTRY_POINT "gamesman_module_v1"
@@ -359,6 +360,16 @@ typedef struct gamesman_module {
      * return GAMESMAN_UNSUPPORTED. NULL: the host compares canonical_position(p) with
      * p. */
     int (*is_canonical)(gamesman_game *game, gamesman_position p, gamesman_error *err);
+
+    /* ---- header revision 3: the module's share of the memory budget -------------- */
+
+    /* The host's budget for the module's own caches while it solves (tables,
+     * numberings), in bytes: keep them within about `bytes`, and return the most you
+     * will keep (>= 0), which the host counts in its estimate of every tier's peak
+     * (the Rust trait's memory_budget, plugin-api 0.1.8). May be called again with
+     * another figure. An error status is reported as a warning and nothing is
+     * counted. NULL: 0, nothing worth counting. */
+    int64_t (*memory_budget)(gamesman_game *game, uint64_t bytes, gamesman_error *err);
 
     /* New fields are only ever appended here. */
 } gamesman_module;

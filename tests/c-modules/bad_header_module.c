@@ -18,7 +18,10 @@
  *   -DBAD_SLOW             do_move takes 3 seconds
  *   -DBAD_HANG             do_move does not return for 10 minutes (a stuck call; the
  *                          test that loads it kills the process)
- * and one flag that is not a fault:
+ *   -DBAD_BUDGET           memory_budget fails with a message
+ * and flags that are not faults:
+ *   -DBUDGET_KEEPS_MIB=N   memory_budget (header revision 3) keeps at most N MiB of
+ *                          what it is offered
  *   -DOLD_REVISION         a module of header revision 1: struct_size ends before
  *                          scan_position, which is set (to a wrong count) past it, so a
  *                          host that read past struct_size would solve it wrongly
@@ -132,6 +135,19 @@ static int tier_size(gamesman_game *g, uint64_t tier, uint64_t *size, gamesman_e
     return GAMESMAN_OK;
 }
 
+#if defined(BUDGET_KEEPS_MIB) || defined(BAD_BUDGET)
+static int64_t memory_budget(gamesman_game *g, uint64_t bytes, gamesman_error *err) {
+    (void)g;
+#ifdef BAD_BUDGET
+    return gamesman_fail(err, GAMESMAN_ERROR, "no budget for a pile of %d", TOKENS);
+#else
+    (void)err;
+    uint64_t most = (uint64_t)(BUDGET_KEEPS_MIB) << 20;
+    return (int64_t)(bytes < most ? bytes : most);
+#endif
+}
+#endif
+
 #ifdef OLD_REVISION
 /* Counts one child too many: never read, as it lies past struct_size. */
 static int scan_position(gamesman_game *g, gamesman_position p, uint32_t *children, gamesman_error *err) {
@@ -173,6 +189,9 @@ static const gamesman_module MODULE = {
     .tier_size = tier_size,
 #ifdef OLD_REVISION
     .scan_position = scan_position,
+#endif
+#if defined(BUDGET_KEEPS_MIB) || defined(BAD_BUDGET)
+    .memory_budget = memory_budget,
 #endif
 };
 

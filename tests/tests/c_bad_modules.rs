@@ -296,3 +296,57 @@ fn classic_move_lists_past_the_layers_capacity() {
     assert_eq!(j["value"], "win");
     assert_eq!(j["remoteness"], 7);
 }
+
+/// `solve --plan --memory-limit 1G --json` of `lib`: its peak estimate and the log.
+fn plan_1g(lib: &Path) -> (u64, String) {
+    let s = spec(lib);
+    let mut cmd = std::process::Command::new(host_binary());
+    cmd.args([
+        "--plugin",
+        &s,
+        "solve",
+        "--plan",
+        "--memory-limit",
+        "1G",
+        "--json",
+    ])
+    .env("RUST_LOG", "info");
+    let r = e2e_tests::run::run(cmd, e2e_tests::run::DEFAULT_TIMEOUT);
+    r.assert_success();
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("the plan's JSON");
+    (j["peak_bytes"].as_u64().expect("peak_bytes"), r.stderr)
+}
+
+#[test]
+fn the_module_keeps_its_share_of_the_budget_and_the_plan_counts_it() {
+    // Header revision 3: memory_budget is offered a sixteenth of --memory-limit 1G
+    // (64 MiB), keeps 3 MiB of it, and every tier's estimate counts those 3 MiB.
+    let keeps = build_header_module(
+        "tests/c-modules/bad_header_module.c",
+        "budget_keeps_3",
+        &["-DBUDGET_KEEPS_MIB=3"],
+    );
+    let (peak, log) = plan_1g(&keeps);
+    assert_contains(
+        &log,
+        "the module keeps at most 3.00 MiB of its own (of 64.00 MiB offered)",
+    );
+    let (plain, plain_log) = plan_1g(&header_module(None));
+    assert!(!plain_log.contains("the module keeps"), "{plain_log}");
+    // Plus the allocator's slack on them (a fraction).
+    assert!(
+        (plain + (3 << 20)..plain + (4 << 20)).contains(&peak),
+        "{plain} -> {peak}"
+    );
+    assert_starts_as_a_win_in_5(&keeps);
+}
+
+#[test]
+fn a_failing_memory_budget_is_a_warning_and_counts_nothing() {
+    let bad = header_module(Some("BAD_BUDGET"));
+    let (peak, log) = plan_1g(&bad);
+    assert_contains(&log, "the module's memory budget could not be set");
+    assert_contains(&log, "no budget for a pile of 7");
+    assert_eq!(peak, plan_1g(&header_module(None)).0);
+    assert_starts_as_a_win_in_5(&bad);
+}

@@ -346,7 +346,7 @@ fn the_host_reads_the_header_struct_at_the_compilers_offsets() {
         move_to_text, text_to_move, position_to_text, text_to_position, tier_children,
         tier_size, is_legal, generate_undo_moves_to_tier, undo_move, tier_name, children,
         parents, win_by, canonical_position, score, position_to_autogui, move_to_autogui,
-        scan_position, is_canonical,
+        scan_position, is_canonical, memory_budget,
     );
     let mut expected: Vec<String> = fields
         .iter()

@@ -156,3 +156,31 @@ fn an_allocation_failure_names_the_tier_and_keeps_the_stored_tiers() {
     );
     assert_eq!(tier_files(&db.path().join("chain_huge_tierdb")), 29);
 }
+
+/// Quixo 5x5's numbering cache follows the share of the budget it is offered (a
+/// sixteenth, at most 512 MiB), never below its 16 MiB floor, and the plan says so.
+#[test]
+fn quixo_keeps_its_share_of_the_budget() {
+    for (limit, line) in [
+        (
+            "1G",
+            "the module keeps at most 64.00 MiB of its own (of 64.00 MiB offered)",
+        ),
+        (
+            "128M",
+            "the module keeps at most 16.00 MiB of its own (of 8.00 MiB offered)",
+        ),
+        (
+            "64G",
+            "the module keeps at most 512.00 MiB of its own (of 512.00 MiB offered)",
+        ),
+    ] {
+        let mut cmd = Command::new(host_binary());
+        cmd.args(["--plugin", "quixo", "--variant", "5x5", "solve", "--plan"])
+            .args(["--endgame", "0", "--memory-limit", limit])
+            .env("RUST_LOG", "info");
+        let r = run(cmd, DEFAULT_TIMEOUT);
+        r.assert_success();
+        assert!(r.stderr.contains(line), "{limit}: {}", r.describe());
+    }
+}

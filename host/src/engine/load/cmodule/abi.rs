@@ -186,6 +186,8 @@ pub struct CModuleStruct {
     pub scan_position: cfn!(Game, CPosition, *mut u32, Err => c_int),
     /// `is_canonical` (header revision 2).
     pub is_canonical: cfn!(Game, CPosition, Err => c_int),
+    /// `memory_budget` (header revision 3).
+    pub memory_budget: cfn!(Game, u64, Err => i64),
 }
 
 /// The size of the first revision of the version-1 struct (up to `move_to_autogui`):

@@ -282,8 +282,8 @@ mod tests {
         // 16 header + 4 pointers + 4 u32 + 26 functions, as gamesman_plugin.h lays out
         // (the e2e tests compare every offset with a compiled header).
         assert_eq!(V1_SIZE, 16 + 4 * 8 + 4 * 4 + 26 * 8);
-        // Header revision 2 appends two functions.
-        assert_eq!(KNOWN_SIZE, V1_SIZE + 2 * 8);
+        // Header revision 2 appends two functions, revision 3 one.
+        assert_eq!(KNOWN_SIZE, V1_SIZE + 3 * 8);
     }
 
     #[test]

@@ -582,6 +582,10 @@ impl GameObject for CGame {
         self.canonical_test(p)
     }
 
+    fn memory_budget(&self, bytes: u64) -> ObjectResult<u64> {
+        self.budget(bytes)
+    }
+
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64> {
         let Some(f) = self.table.win_by else {
             return Ok(0);

@@ -1,8 +1,9 @@
-//! The fast paths of header revision 2 for `CGame`: the scan's primitive value with
-//! its count of distinct canonical children (`scan_position`), the canonical test
-//! (`is_canonical`) and whether `children`/`parents` are canonical and distinct
-//! (`GAMESMAN_FLAG_FAST_PATHS_CANONICAL`). A module built against revision 1 has none
-//! of them: its struct ends before them and the loader's zeroed copy leaves them NULL,
+//! The functions header revisions 2 and 3 append, for `CGame`: the scan's primitive
+//! value with its count of distinct canonical children (`scan_position`), the
+//! canonical test (`is_canonical`), whether `children`/`parents` are canonical and
+//! distinct (`GAMESMAN_FLAG_FAST_PATHS_CANONICAL`), and the module's share of the
+//! memory budget (`memory_budget`). A module built against an earlier revision lacks
+//! them: its struct ends before them and the loader's zeroed copy leaves them NULL,
 //! which answers "not given" here. This file must not check what the module returns
 //! beyond the C conventions (the plugin adapter does).
 
@@ -56,6 +57,19 @@ impl CGame {
             i64::from(unsafe { f(self.game, to_c(p), e) })
         })?;
         Ok(rc.map(|r| r != 0))
+    }
+
+    /// `memory_budget`: what the module keeps of `bytes` (0 when NULL or
+    /// `GAMESMAN_UNSUPPORTED`).
+    pub(super) fn budget(&self, bytes: u64) -> ObjectResult<u64> {
+        let Some(f) = self.table.memory_budget else {
+            return Ok(0);
+        };
+        // SAFETY: an optional function of the struct, called as the header says.
+        let rc = self.optional("memory_budget", |e: *mut CError| unsafe {
+            f(self.game, bytes, e)
+        })?;
+        Ok(rc.map_or(0, |kept| kept as u64))
     }
 }
 
