@@ -74,6 +74,32 @@ fn files(db: &Path, game: &str, variant: &str) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// Asserts the MPI run's database in `work` holds the files of the one-process
+/// database in `reference`, byte for byte and nothing else; returns them.
+fn same_files(
+    reference: &tempfile::TempDir,
+    work: &tempfile::TempDir,
+    game: &str,
+    variant: &str,
+    out: &RunOutput,
+) -> BTreeMap<String, Vec<u8>> {
+    let expected = files(reference.path(), game, variant);
+    let got = files(work.path(), game, variant);
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "different files (or leftovers of the MPI run):\n{}",
+        out.describe()
+    );
+    for (name, bytes) in &expected {
+        assert!(
+            got[name] == *bytes,
+            "{name} differs from the one-process solve"
+        );
+    }
+    expected
+}
+
 /// The line `host solve` prints about the initial position.
 fn initial_line(out: &RunOutput) -> String {
     out.stdout
@@ -152,20 +178,7 @@ fn same_part_as_one_process(
     out.assert_success();
     assert_no_panic_noise(&out.stderr, &out.describe());
     assert_eq!(initial_line(&out), initial_line(&one), "{}", out.describe());
-    let expected = files(reference.path(), game, variant);
-    let got = files(work.path(), game, variant);
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        expected.keys().collect::<Vec<_>>(),
-        "different files (or leftovers of the MPI run):\n{}",
-        out.describe()
-    );
-    for (name, bytes) in &expected {
-        assert!(
-            got[name] == *bytes,
-            "{name} differs from the one-process solve"
-        );
-    }
+    let expected = same_files(&reference, &work, game, variant, &out);
     let tiers = expected.len();
     assert!(
         out.stdout.contains(&format!(
@@ -230,20 +243,7 @@ fn budgeted_ranks_store_the_same_bytes_and_report_each_tier() {
     let out = run(mpi_job(3, &args), JOB_TIMEOUT);
     out.assert_success();
     assert_no_panic_noise(&out.stderr, &out.describe());
-    let expected = files(reference.path(), "quixo", "3x3");
-    let got = files(work.path(), "quixo", "3x3");
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        expected.keys().collect::<Vec<_>>(),
-        "{}",
-        out.describe()
-    );
-    for (name, bytes) in &expected {
-        assert!(
-            got[name] == *bytes,
-            "{name} differs from the one-process solve"
-        );
-    }
+    let expected = same_files(&reference, &work, "quixo", "3x3", &out);
     let start = out.stdout.find('{').expect("the JSON report");
     let report: serde_json::Value = serde_json::from_str(&out.stdout[start..])
         .unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
