@@ -6,6 +6,7 @@
 //! source's whole-file checksum was verified.
 
 use super::{Coverage, Database, DbError, DbResult, TierMeta};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 /// Source blocks in flight between the reader and the writer.
@@ -41,12 +42,19 @@ pub fn transfer(
 /// One full tier, block by block: `src.for_each_block` feeds `dst.stage_tier`.
 fn stream(src: &dyn Database, dst: &dyn Database, meta: &TierMeta) -> DbResult<()> {
     let (tx, rx) = mpsc::sync_channel::<(u64, Vec<u16>)>(IN_FLIGHT);
+    // Set when the reader stops only because the writer did: the writer's error is
+    // then the one to report.
+    let writer_gone = AtomicBool::new(false);
+    let gone = &writer_gone;
     std::thread::scope(|s| {
+        // `tx` moves in: when the reader ends, for any reason, the writer's next
+        // receive ends too instead of waiting for ever.
         let reader = s.spawn(move || {
             src.for_each_block(meta, &mut |first, block| {
-                // The writer stopped (its own error is the one reported).
-                tx.send((first, block.to_vec()))
-                    .map_err(|_| DbError::Unsupported("the copy's writer stopped".into()))
+                tx.send((first, block.to_vec())).map_err(|_| {
+                    gone.store(true, Ordering::Relaxed);
+                    DbError::Unsupported("the copy's writer stopped".into())
+                })
             })
         });
         let mut feed = Feed {
@@ -64,10 +72,14 @@ fn stream(src: &dyn Database, dst: &dyn Database, meta: &TierMeta) -> DbResult<(
                 meta.name
             )))
         });
-        // The source's error first: a short feed is only its consequence. A staged
-        // tier dropped without commit leaves nothing behind.
-        read?;
-        staged?.commit()
+        // The source's own error first (a short feed is only its consequence), else
+        // the writer's. A staged tier dropped without commit leaves nothing behind.
+        match (read, staged) {
+            (Ok(()), Ok(staged)) => staged.commit(),
+            (Err(_), Err(w)) if writer_gone.load(Ordering::Relaxed) => Err(w),
+            (Err(e), _) => Err(e),
+            (Ok(()), Err(w)) => Err(w),
+        }
     })
 }
 
@@ -209,5 +221,21 @@ mod tests {
             .filter(|n| !n.ends_with(".lock"))
             .collect();
         assert!(left.is_empty(), "the copy left {left:?} behind");
+    }
+
+    #[test]
+    fn a_destination_that_cannot_be_written_names_its_own_error() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let src = FileDb::open(a.path().into(), key()).unwrap();
+        let dst = FileDb::open(b.path().into(), key()).unwrap();
+        // Enough blocks that the reader is still sending when the writer fails.
+        let (meta, records) = tier(6 * BLOCK_POSITIONS);
+        src.store_tier(&meta, &records).unwrap();
+        // A file where the destination's directory should be.
+        let dir = dst.tier_path(meta.tier).parent().unwrap().to_path_buf();
+        fs::write(&dir, b"not a directory").unwrap();
+        let err = transfer(&src, &dst, std::slice::from_ref(&meta), false).unwrap_err();
+        assert!(!err.to_string().contains("writer stopped"), "{err}");
+        assert!(err.to_string().contains("g_v_tierdb"), "{err}");
     }
 }
