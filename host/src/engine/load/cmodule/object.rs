@@ -30,8 +30,6 @@ pub struct CGame {
     game: Game,
     module: &'static str,
     props: Properties,
-    /// `GAMESMAN_FLAG_TURN_FREE` of the variant.
-    turn_free: bool,
     /// The variant's `GAMESMAN_FLAG_*` (the module's, or its `properties`').
     flags: u64,
     /// Held around every call unless the module is thread-safe.
@@ -174,7 +172,6 @@ impl CGame {
                 table.max_undo_moves,
                 table.max_tier_children,
             ),
-            turn_free: table.flags & abi::FLAG_TURN_FREE != 0,
             flags: table.flags,
             lock,
         };
@@ -188,7 +185,6 @@ impl CGame {
                 return Err(CModuleError::MissingFunctions { functions: missing }.into());
             }
             out.props = properties_of(p.flags, p.max_moves, p.max_undo_moves, p.max_tier_children);
-            out.turn_free = p.flags & abi::FLAG_TURN_FREE != 0;
             out.flags = p.flags;
         }
         Ok(out)
@@ -366,7 +362,7 @@ impl GameObject for CGame {
     }
 
     fn turn_free(&self) -> bool {
-        self.turn_free
+        self.flags & abi::FLAG_TURN_FREE != 0
     }
 
     fn initial_position(&self) -> ObjectResult<TierPosition> {
