@@ -408,6 +408,15 @@ pub trait FfiGame: Send + Sync {
         let _ = bytes;
         RResult::ROk(0)
     }
+
+    /// How many positions of the canonical position `p`'s class have player one and
+    /// player two to move (`Game::orbit_by_turn`); `[0, 0]` when the module does not
+    /// say (no class is empty). Default (modules before 0.1.8, and from then on
+    /// without the hook): `[0, 0]`.
+    fn orbit_by_turn(&self, p: TierPosition) -> CallResult<[u64; 2]> {
+        let _ = p;
+        RResult::ROk([0, 0])
+    }
 }
 
 /// The game object as the host holds it.

@@ -405,6 +405,17 @@ pub trait Game: Send + Sync + Sized + 'static {
         0
     }
 
+    /// How many positions of the canonical position `p`'s symmetry class (those whose
+    /// `canonical_position` is `p`, `orbit_size` in all) have `Player::ONE` and `Player::TWO` to
+    /// move (plugin-api 0.1.8), for two-player games with symmetry whose turn is part
+    /// of the position. `analyze --every-position` then counts every legal position
+    /// from the stored canonical ones alone, block by block, instead of visiting every
+    /// index of every tier. The two must add up to `orbit_size(p)`. Default: `None`,
+    /// and the host visits every index (exact, and slow on large tiers).
+    fn orbit_by_turn(&self, _p: TierPosition) -> Option<[u64; 2]> {
+        None
+    }
+
     // ---- optional hooks ----------------------------------------------------------
 
     /// The margin of a primitive position from player one's view (`gPutWinBy`), e.g.

@@ -114,6 +114,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn memory_budget(&self, _bytes: u64) -> ObjectResult<u64> {
         Ok(0)
     }
+    /// `Game::orbit_by_turn`. Default: `None`.
+    fn orbit_by_turn(&self, _p: TierPosition) -> ObjectResult<Option<[u64; 2]>> {
+        Ok(None)
+    }
     /// `Game::win_by`.
     fn win_by(&self, p: TierPosition) -> ObjectResult<i64>;
     /// `Game::canonical_position`.
@@ -315,6 +319,9 @@ impl<G: Game> GameObject for G {
     }
     fn memory_budget(&self, bytes: u64) -> ObjectResult<u64> {
         Ok(Game::memory_budget(self, bytes))
+    }
+    fn orbit_by_turn(&self, p: TierPosition) -> ObjectResult<Option<[u64; 2]>> {
+        Ok(Game::orbit_by_turn(self, p))
     }
     #[inline]
     fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {

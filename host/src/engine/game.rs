@@ -335,6 +335,30 @@ impl GameHandle {
         Ok(n)
     }
 
+    /// How many positions of the canonical position `p`'s class have player one and
+    /// player two to move (`Game::orbit_by_turn`), checked to add up to `orbit`;
+    /// `None` when the module does not say (or has no symmetry: then it is `[1, 0]`
+    /// or `[0, 1]` by `p`'s turn, which the caller knows).
+    pub fn orbit_by_turn(&self, p: TierPosition, orbit: u64) -> ModuleResult<Option<[u64; 2]>> {
+        if !self.inner.props.has_symmetry {
+            return Ok(None);
+        }
+        let n = self.check("orbit_by_turn", self.inner.game.orbit_by_turn(p))?;
+        if n == [0, 0] {
+            return Ok(None);
+        }
+        if n[0].checked_add(n[1]) != Some(orbit) {
+            return Err(self.bad_output(
+                "orbit_by_turn",
+                format!(
+                    "gave {} + {} positions by turn for position {p}, whose orbit_size is {orbit}",
+                    n[0], n[1]
+                ),
+            ));
+        }
+        Ok(Some(n))
+    }
+
     /// Gives the module `bytes` for its own caches while it solves; returns the most
     /// it says it will keep (0 for modules before plugin-api 0.1.8).
     pub fn memory_budget(&self, bytes: u64) -> ModuleResult<u64> {

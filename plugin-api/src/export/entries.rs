@@ -270,6 +270,12 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         })
     }
 
+    fn orbit_by_turn(&self, p: TierPosition) -> CallResult<[u64; 2]> {
+        guard("orbit_by_turn", || {
+            Ok(module_call!("orbit_by_turn", self.game.orbit_by_turn(p)).unwrap_or([0, 0]))
+        })
+    }
+
     fn autogui_board(&self) -> CallResult<FfiAutoGuiBoard> {
         guard("autogui_board", || {
             Ok(

@@ -5,7 +5,8 @@
 //! child's peak memory and the bytes of the tier files as a table.
 //!
 //! `cargo bench -p quixo --bench solve -- [VARIANT] [--threads 1,2] [--verify off,sample,full]
-//! [--plugin NAME] [--reachable] [--endgame 0,1,2,3] [--no-anchor] [--no-build]` (VARIANT
+//! [--memory-limit default,1G] [--rounds N] [--plugin NAME] [--reachable] [--endgame 0,1,2,3]
+//! [--no-anchor] [--no-build]` (VARIANT
 //! defaults to the plugin's default, 4x4 for quixo; verification to the host's default,
 //! sample; `--reachable` solves only the positions reachable from the start;
 //! `--endgame` solves each listed endgame, K blanks at most on quixo, into its own
@@ -19,7 +20,11 @@
 //! game right after each of our runs, with as many OpenMP threads, and the table shows
 //! the ratio of CPU times measured side by side (`--no-anchor` skips it).
 //! With several `--verify` modes each thread count is solved once per mode, and the
-//! table shows each mode's CPU time over `off`'s: the cost of verification. It first runs `cargo build --release -p host -p quixo`
+//! table shows each mode's CPU time over `off`'s: the cost of verification. With several
+//! `--memory-limit` budgets (`default` passes none) each is solved in turn, `--rounds`
+//! times, alternated, and the table shows each run's CPU time over the first budget's
+//! run of the same round (pair by pair, then their median) and whether the tier files of
+//! every budget are the same bytes. It first runs `cargo build --release -p host -p quixo`
 //! into this benchmark's own target directory, so the binary and the plugin it times
 //! are the current code. Peak memory is the child's `ru_maxrss` from `wait4`, which
 //! is exact per child. This file must not measure anything but the child processes.
@@ -38,6 +43,12 @@ const TIME_LIMIT: Duration = Duration::from_secs(4 * 3600);
 struct Run {
     threads: usize,
     verify: String,
+    /// `--memory-limit`, or `None` for the host's default.
+    limit: Option<String>,
+    /// The round of alternation this run belongs to.
+    round: usize,
+    /// A hash of the tier files' names and bytes.
+    files: u64,
     wall: f64,
     cpu: f64,
     peak_mb: f64,
@@ -77,6 +88,8 @@ fn main() {
     let mut use_anchor = true;
     let mut threads = vec![1usize, 2];
     let mut verifies = vec!["sample".to_string()];
+    let mut limits: Vec<Option<String>> = vec![None];
+    let mut rounds = 1usize;
     let mut build = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -105,9 +118,22 @@ fn main() {
                 let list = args.next().unwrap_or_default();
                 verifies = list.split(',').map(|v| v.trim().to_string()).collect();
             }
+            "--memory-limit" => {
+                let list = args.next().unwrap_or_default();
+                limits = list
+                    .split(',')
+                    .map(|v| Some(v.trim().to_string()).filter(|v| v != "default"))
+                    .collect();
+            }
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--rounds takes a count");
+            }
             other if other.starts_with('-') => {
                 eprintln!(
-                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--plugin NAME] [--reachable] [--endgame 0,1,2,3] [--no-anchor] [--no-build]"
+                    "unknown option {other}; usage: solve [VARIANT] [--threads 1,2] [--verify off,sample,full] [--memory-limit default,1G] [--rounds N] [--plugin NAME] [--reachable] [--endgame 0,1,2,3] [--no-anchor] [--no-build]"
                 );
                 std::process::exit(2);
             }
@@ -141,11 +167,24 @@ fn main() {
         job.anchor = Some(anchor);
     }
     for &endgame in &endgames {
-        let runs: Vec<Run> = threads
-            .iter()
-            .flat_map(|&t| verifies.iter().map(move |v| (t, v)))
+        let mut configs = Vec::new();
+        for round in 0..rounds {
+            for &t in &threads {
+                for v in &verifies {
+                    for l in &limits {
+                        configs.push((round, t, v.as_str(), l.clone()));
+                    }
+                }
+            }
+        }
+        let runs: Vec<Run> = configs
+            .into_iter()
             .enumerate()
-            .map(|(k, (t, v))| solve(&host, &job, t, v, endgame, k == 0))
+            .map(|(k, (round, t, v, l))| {
+                let mut r = solve(&host, &job, t, v, l.as_deref(), endgame, k == 0);
+                r.round = round;
+                r
+            })
             .collect();
         print_table(&job, &runs);
     }
@@ -159,6 +198,7 @@ fn solve(
     job: &Job,
     threads: usize,
     verify: &str,
+    limit: Option<&str>,
     endgame: Option<usize>,
     compare: bool,
 ) -> Run {
@@ -171,9 +211,10 @@ fn solve(
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     eprintln!(
-        "solving {} {} with {threads} thread(s), --verify {verify}{}, into {} ...",
+        "solving {} {} with {threads} thread(s), --verify {verify}, --memory-limit {}{}, into {} ...",
         job.plugin,
         job.variant.as_deref().unwrap_or("(default)"),
+        limit.unwrap_or("(default)"),
         if job.reachable {
             ", reachable only"
         } else {
@@ -199,8 +240,12 @@ fn solve(
         .args(["--verify", verify])
         // Per-tier progress lines would only add noise (and a little time).
         .env("RUST_LOG", "warn");
+    if let Some(l) = limit {
+        cmd.args(["--memory-limit", l]);
+    }
     let (status, wall, cpu, peak_mb, out) = measure(cmd);
     let bytes = tree_bytes(&dir);
+    let files = tree_hash(&dir);
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "the host failed:\n{out}"
@@ -215,6 +260,9 @@ fn solve(
     Run {
         threads,
         verify: verify.to_string(),
+        limit: limit.map(str::to_string),
+        round: 0,
+        files,
         wall,
         cpu,
         peak_mb,
@@ -412,6 +460,33 @@ fn tree_bytes(dir: &Path) -> u64 {
         .sum()
 }
 
+/// A hash of the names (below `dir`) and bytes of every file under `dir`, in name
+/// order, to tell whether two solves wrote the same tier files.
+fn tree_hash(dir: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            match e.file_type() {
+                Ok(t) if t.is_dir() => walk(root, &e.path(), files),
+                _ => files.push(e.path().strip_prefix(root).unwrap().to_path_buf()),
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files);
+    files.sort();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for f in files {
+        // The lock and the solve's log are not tier files.
+        if f.extension().is_some_and(|e| e == "lock" || e == "log") {
+            continue;
+        }
+        f.hash(&mut h);
+        std::fs::read(dir.join(&f)).unwrap_or_default().hash(&mut h);
+    }
+    h.finish()
+}
+
 /// N in the host's summary line "canonical positions held: N (...)", printed when it
 /// holds fewer positions than it solves.
 fn parse_canonical(out: &str) -> Option<u64> {
@@ -471,9 +546,10 @@ fn print_table(job: &Job, runs: &[Run]) {
         first.canonical
     );
     println!(
-        "{:>7}  {:>7}  {:>9}  {:>9}  {:>13}  {:>15}  {:>11}  {:>7}  {:>14}  {:>6}  {:>22}",
+        "{:>7}  {:>7}  {:>9}  {:>9}  {:>9}  {:>13}  {:>15}  {:>11}  {:>7}  {:>14}  {:>13}  {:>6}  {:>22}",
         "threads",
         "verify",
+        "budget",
         "wall (s)",
         "CPU (s)",
         "positions/s",
@@ -481,6 +557,7 @@ fn print_table(job: &Job, runs: &[Run]) {
         "peak (MB)",
         "speedup",
         "CPU over off",
+        "CPU over 1st",
         "load",
         "GamesmanOne CPU, ratio"
     );
@@ -494,14 +571,21 @@ fn print_table(job: &Job, runs: &[Run]) {
             Some(o) if r.verify != "off" => format!("{:+.1}%", (r.cpu / o.cpu - 1.0) * 100.0),
             _ => "-".to_string(),
         };
+        // The budget's cost: CPU time over the same round's run under the first budget
+        // on as many threads with the same verification (pair by pair).
+        let budget_ratio = match first_budget(runs, r) {
+            Some(o) if o.limit != r.limit => format!("{:.3}", r.cpu / o.cpu),
+            _ => "-".to_string(),
+        };
         let anchor = match r.anchor {
             Some((cpu, _)) => format!("{cpu:.2} s, {:.2}", r.cpu / cpu),
             None => "-".to_string(),
         };
         println!(
-            "{:>7}  {:>7}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>13.2} M  {:>11.1}  {:>6.2}x  {:>14}  {:>6.2}  {:>22}",
+            "{:>7}  {:>7}  {:>9}  {:>9.2}  {:>9.2}  {:>11.2} M  {:>13.2} M  {:>11.1}  {:>6.2}x  {:>14}  {:>13}  {:>6.2}  {:>22}",
             r.threads,
             r.verify,
+            r.limit.as_deref().unwrap_or("default"),
             r.wall,
             r.cpu,
             r.positions as f64 / r.wall / 1e6,
@@ -509,14 +593,66 @@ fn print_table(job: &Job, runs: &[Run]) {
             r.peak_mb,
             first.wall / r.wall,
             overhead,
+            budget_ratio,
             r.load,
             anchor
         );
     }
+    budget_summary(runs);
     if job.plugin == "quixo" && variant == "4x4" && !job.reachable {
         // shared/reference/anchor-figures.md: GamesmanOne v1.3.0 built and run on this
         // kind of machine, medians of 3.
         println!("GamesmanOne v1.3.0 (anchor figures, same kind of machine): 1 thread 37.5 s wall, 37.4 s CPU, 258 MB; 2 threads 50.4 s wall, 61.4 s CPU; tier files 1,854,092 bytes (xz)");
         println!("goal (issue 23): at most a third of GamesmanOne's CPU on 1 thread (about 12.5 s), tier files at most its 1,854,092 bytes");
     }
+}
+
+/// The run of `r`'s round, threads and verification under the first budget listed.
+fn first_budget<'a>(runs: &'a [Run], r: &Run) -> Option<&'a Run> {
+    runs.iter()
+        .find(|o| o.round == r.round && o.threads == r.threads && o.verify == r.verify)
+}
+
+/// With several budgets: each one's median CPU ratio over the first budget (pair by
+/// pair), and whether every run wrote the same tier files.
+fn budget_summary(runs: &[Run]) {
+    let mut budgets: Vec<&Option<String>> = Vec::new();
+    for r in runs {
+        if !budgets.contains(&&r.limit) {
+            budgets.push(&r.limit);
+        }
+    }
+    if budgets.len() < 2 {
+        return;
+    }
+    for b in &budgets[1..] {
+        let mut ratios: Vec<f64> = runs
+            .iter()
+            .filter(|r| &&r.limit == b)
+            .filter_map(|r| first_budget(runs, r).map(|o| r.cpu / o.cpu))
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        if let Some(m) = ratios.get(ratios.len() / 2) {
+            println!(
+                "--memory-limit {}: CPU {m:.3} times --memory-limit {} (median of {} pairs: {})",
+                b.as_deref().unwrap_or("default"),
+                budgets[0].as_deref().unwrap_or("default"),
+                ratios.len(),
+                ratios
+                    .iter()
+                    .map(|x| format!("{x:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    let same = runs.iter().all(|r| r.files == runs[0].files);
+    println!(
+        "tier files of every run: {}",
+        if same {
+            "the same bytes"
+        } else {
+            "DIFFERENT -- MISMATCH"
+        }
+    );
 }

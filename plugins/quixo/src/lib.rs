@@ -636,6 +636,16 @@ impl Game for Quixo {
         self.symmetries.orbit(self.decode(p).0)
     }
 
+    /// The eight images of `p`'s board with its side to move and their eight colour
+    /// swaps with the other: as many of each (`orbit_size` counts both).
+    fn orbit_by_turn(&self, p: TierPosition) -> Option<[u64; 2]> {
+        if !self.symmetric {
+            return None;
+        }
+        let n = self.symmetries.orbit(self.decode(p).0);
+        Some([n, n])
+    }
+
     fn memory_budget(&self, bytes: u64) -> u64 {
         // Only 5x5 keeps numberings worth counting (3x3 and 4x4 build all of theirs,
         // a few MB, once).
