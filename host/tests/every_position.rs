@@ -3,7 +3,9 @@
 //! walk over `generate_moves` and `do_move`, no move out of a primitive), and every
 //! legal position of every tier's whole hash, each counted once under its own player to
 //! move with the record of its canonical form. Total, by value, by remoteness and by
-//! the player to move must agree exactly, on mtttier (with and without its symmetry),
+//! the player to move must agree exactly, on mtttier (with and without its symmetry;
+//! its symmetric variant's legal counts come from its canonical positions alone,
+//! through `orbit_by_turn`, as Quixo's do),
 //! Quixo 3x3 (whose colour swap made the old weighting count 15 positions that never
 //! occur: 32,042 against GamesmanOne's 32,027) and Dodgem 3x3 (loopy). GamesmanOne
 //! itself (`../shared/anchors/gamesmanone-1.3.0`) is the oracle of a last test, which

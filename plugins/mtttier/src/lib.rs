@@ -399,6 +399,34 @@ impl Game for MttTier {
         )
     }
 
+    /// The number of distinct images of `p`'s board under the eight symmetries (for
+    /// `analyze --every-position`).
+    fn orbit_size(&self, p: TierPosition) -> u64 {
+        let b = self.board(p);
+        let mut images: Vec<Board> = SYMMETRIES
+            .iter()
+            .map(|sym| {
+                let mut t = [BLANK; 9];
+                for i in 0..9 {
+                    t[sym[i]] = b[i];
+                }
+                t
+            })
+            .collect();
+        images.sort_unstable();
+        images.dedup();
+        images.len() as u64
+    }
+
+    /// Every image keeps the pieces, so the player to move: the whole orbit is `p`'s.
+    fn orbit_by_turn(&self, p: TierPosition) -> Option<[u64; 2]> {
+        let n = self.orbit_size(p);
+        Some(match self.turn(p) {
+            Player::ONE => [n, 0],
+            _ => [0, n],
+        })
+    }
+
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
         let b = self.board(p);
         let best = SYMMETRIES
