@@ -67,6 +67,17 @@ fn count(b: &Board, piece: u8) -> usize {
     b.iter().filter(|&&c| c == piece).count()
 }
 
+/// The images of `b` under the eight symmetries (some equal when `b` has symmetry).
+fn images(b: Board) -> impl Iterator<Item = Board> {
+    SYMMETRIES.iter().map(move |sym| {
+        let mut t = [BLANK; 9];
+        for i in 0..9 {
+            t[sym[i]] = b[i];
+        }
+        t
+    })
+}
+
 impl MttTier {
     /// The game for a variant, panicking on a bad name (for tests and benchmarks).
     pub fn new_for_tests(variant: &str) -> Self {
@@ -402,20 +413,10 @@ impl Game for MttTier {
     /// The number of distinct images of `p`'s board under the eight symmetries (for
     /// `analyze --every-position`).
     fn orbit_size(&self, p: TierPosition) -> u64 {
-        let b = self.board(p);
-        let mut images: Vec<Board> = SYMMETRIES
-            .iter()
-            .map(|sym| {
-                let mut t = [BLANK; 9];
-                for i in 0..9 {
-                    t[sym[i]] = b[i];
-                }
-                t
-            })
-            .collect();
-        images.sort_unstable();
-        images.dedup();
-        images.len() as u64
+        let mut distinct: Vec<Board> = images(self.board(p)).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct.len() as u64
     }
 
     /// Every image keeps the pieces, so the player to move: the whole orbit is `p`'s.
@@ -428,16 +429,8 @@ impl Game for MttTier {
     }
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
-        let b = self.board(p);
-        let best = SYMMETRIES
-            .iter()
-            .map(|sym| {
-                let mut t = [BLANK; 9];
-                for i in 0..9 {
-                    t[sym[i]] = b[i];
-                }
-                self.rankers[p.tier.0 as usize].rank(&t)
-            })
+        let best = images(self.board(p))
+            .map(|t| self.rankers[p.tier.0 as usize].rank(&t))
             .min()
             .expect("eight symmetries");
         TierPosition::new(p.tier, best)

@@ -446,24 +446,8 @@ fn classes(host: &Path, job: &Job, dir: &Path) -> Option<(usize, usize)> {
     Some((equal, compared))
 }
 
-/// The bytes of every file under `dir` (the tier files of the solve).
-fn tree_bytes(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => tree_bytes(&e.path()),
-            _ => e.metadata().map_or(0, |m| m.len()),
-        })
-        .sum()
-}
-
-/// A hash of the names (below `dir`) and bytes of every file under `dir`, in name
-/// order, to tell whether two solves wrote the same tier files.
-fn tree_hash(dir: &Path) -> u64 {
-    use std::hash::{Hash, Hasher};
+/// Every file under `dir` (not directories), as paths below `dir`, in name order.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             match e.file_type() {
@@ -475,6 +459,22 @@ fn tree_hash(dir: &Path) -> u64 {
     let mut files = Vec::new();
     walk(dir, dir, &mut files);
     files.sort();
+    files
+}
+
+/// The bytes of every file under `dir` (the tier files of the solve).
+fn tree_bytes(dir: &Path) -> u64 {
+    files_under(dir)
+        .iter()
+        .map(|f| std::fs::symlink_metadata(dir.join(f)).map_or(0, |m| m.len()))
+        .sum()
+}
+
+/// A hash of the names (below `dir`) and bytes of every file under `dir`, in name
+/// order, to tell whether two solves wrote the same tier files.
+fn tree_hash(dir: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let files = files_under(dir);
     let mut h = std::collections::hash_map::DefaultHasher::new();
     for f in files {
         // The lock and the solve's log are not tier files.

@@ -639,10 +639,7 @@ impl Game for Quixo {
     /// The eight images of `p`'s board with its side to move and their eight colour
     /// swaps with the other: as many of each (`orbit_size` counts both).
     fn orbit_by_turn(&self, p: TierPosition) -> Option<[u64; 2]> {
-        if !self.symmetric {
-            return None;
-        }
-        let n = self.symmetries.orbit(self.decode(p).0);
+        let n = self.symmetric.then(|| self.reach_orbit_size(p))?;
         Some([n, n])
     }
 

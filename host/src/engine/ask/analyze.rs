@@ -10,9 +10,9 @@
 //! that keep the player to move and reachability), each weighed by its class's size
 //! and read from the record of its canonical form; a two-player module that gives
 //! `orbit_by_turn` has its legal ones counted from the stored canonical positions
-//! alone, each under both players to move, in one pass over the tier. Weighing a canonical position by its
-//! whole orbit (`orbit_size`) counted unreachable colour-swapped images and put them
-//! under the wrong player to move. Counts are also split by the player to move
+//! alone, each under both players to move, in one pass over the tier. Weighing a
+//! canonical position by its whole orbit (`orbit_size`) counted unreachable
+//! colour-swapped images and put them under the wrong player to move. Counts are also split by the player to move
 //! (`by_turn`), each position under its own. A partial database (`solve
 //! --endgame`, `--tier`) is counted over the tiers it holds; the forward search from
 //! the initial position runs only when the initial tier is stored. A reachable-only database (`solve --reachable`) holds
