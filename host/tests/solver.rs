@@ -432,6 +432,56 @@ fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
     }
 }
 
+#[test]
+fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
+    use gamesman_host::engine::solver::parents::ReverseGraph;
+    let mut rng = Rng(0x5eed_0f_4e7_9a9);
+    let mut games = vec![
+        GameHandle::from_static::<MttTier>("regular").unwrap(),
+        GameHandle::from_static::<MttTier>("symmetric").unwrap(),
+    ];
+    for case in 0..40 {
+        let name = format!("kept{case}");
+        register(&name, random_graph(&mut rng, 2, case % 2 == 0, true, false));
+        games.push(GameHandle::from_static::<GraphGame>(&name).unwrap());
+    }
+    let mut edges = 0u64;
+    for game in &games {
+        let graph = TierGraph::discover(game).unwrap();
+        for node in &graph.order {
+            // The positions the solver expands: legal, canonical, not primitive.
+            let open = |i: u64| {
+                let p = TierPosition::new(node.tier, i);
+                game.is_legal(p).unwrap()
+                    && game.is_canonical(p).unwrap()
+                    && game.primitive(p).unwrap() == Value::UNDECIDED
+            };
+            let mut child_tiers: Vec<(Tier, u64)> = node
+                .children
+                .iter()
+                .map(|&c| (c, game.tier_size(c).unwrap()))
+                .collect();
+            if node.loopy {
+                child_tiers.push((node.tier, node.size));
+            }
+            let kept = ReverseGraph::build(game, node, &open, &child_tiers, true).unwrap();
+            let twice = ReverseGraph::build(game, node, &open, &child_tiers, false).unwrap();
+            assert_eq!(kept.edges(), twice.edges(), "{game:?} tier {}", node.tier);
+            for &(child, size) in &child_tiers {
+                for c in 0..size {
+                    let mut a: Vec<u64> = kept.parents(child, c).collect();
+                    let mut b: Vec<u64> = twice.parents(child, c).collect();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "{game:?} tier {} child {child}:{c}", node.tier);
+                }
+            }
+            edges += kept.edges();
+        }
+    }
+    assert!(edges > 1000, "the graphs compared hold {edges} moves");
+}
+
 // ---- threads and damaged files ----------------------------------------------------
 
 fn all_records(game: &GameHandle, db: &dyn Database) -> Vec<Vec<u16>> {

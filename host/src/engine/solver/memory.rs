@@ -216,7 +216,8 @@ const ASSUMED_MOVES: u64 = 16;
 
 /// Extra bytes a tier needs beyond the arrays this model counts: the reverse graph
 /// of a tier solved without undo moves (4 B per move, assumed at most `ASSUMED_MOVES`
-/// a position, and 4 B per position of its child tiers). The exact figure is known
+/// a position, and 4 B per position of its child tiers), and the moves its first pass
+/// keeps for the second while it is built (8 B per move). The exact figure is known
 /// once the tier is scanned; the graph's allocations are checked then too.
 pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u64 {
     if !reverse_graph {
@@ -229,7 +230,8 @@ pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u
         .map(|&c| game.tier_size(c).unwrap_or(0))
         .fold(0u64, u64::saturating_add)
         .saturating_add(if node.loopy { node.size } else { 0 });
-    super::parents::graph_bytes(node.size.saturating_mul(moves), children)
+    let edges = node.size.saturating_mul(moves);
+    super::parents::graph_bytes(edges, children).saturating_add(edges.saturating_mul(8))
 }
 
 /// Bytes of a child frontier's order per position of a tier of `stored` indices.

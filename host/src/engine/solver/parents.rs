@@ -9,7 +9,7 @@
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
 
-use super::memory::filled;
+use super::memory::{filled, reserved};
 use super::retrograde::TierState;
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -65,11 +65,16 @@ impl ReverseGraph {
     /// Builds the graph of `tier` by expanding each position in `inner` (the tier's
     /// undecided positions with moves) forward. `child_tiers` are the tiers its moves
     /// may lead to (the tier itself included when loopy), with their sizes.
+    ///
+    /// With `keep`, the first pass keeps every position's children (8 bytes a move,
+    /// freed before the graph is returned) and the second reads them back instead of
+    /// expanding the tier again: one expansion instead of two.
     pub fn build(
         game: &GameHandle,
         node: &TierNode,
         inner: &(dyn Fn(u64) -> bool + Sync),
         child_tiers: &[(Tier, u64)],
+        keep: bool,
     ) -> Result<ReverseGraph, SolveError> {
         // Only the stored positions are expanded: a module that numbers its canonical
         // positions first stores just those, and the solver's state covers no more.
@@ -94,15 +99,30 @@ impl ReverseGraph {
         }
         let part_of = |t: Tier, parts: &[Part]| parts.iter().position(|p| p.child == t);
 
-        // Pass 1: count each child's parents.
-        expand(game, tier, n, inner, &|_, kids| {
-            for c in kids {
-                let Some(k) = part_of(c.tier, &parts) else {
-                    return Err(undeclared(game, tier, *c));
-                };
-                parts[k].offsets[c.position as usize].fetch_add(1, Relaxed);
+        // Pass 1: count each child's parents (keeping the children when asked to).
+        let count = |c: &TierPosition| -> Result<u64, SolveError> {
+            let Some(k) = part_of(c.tier, &parts) else {
+                return Err(undeclared(game, tier, *c));
+            };
+            parts[k].offsets[c.position as usize].fetch_add(1, Relaxed);
+            Ok(((k as u64) << PART_SHIFT) | c.position)
+        };
+        let kept = expand(game, tier, n, inner, &|list, kids, counts| {
+            let mut e = Expanded::default();
+            if keep {
+                e.parents = reserved(game, node, "kept moves", list.len())?;
+                e.counts = reserved(game, node, "kept moves", counts.len())?;
+                e.kids = reserved(game, node, "kept moves", kids.len())?;
+                e.parents.extend(list.iter().map(|&p| p as u32));
+                e.counts.extend_from_slice(counts);
             }
-            Ok(())
+            for c in kids {
+                let code = count(c)?;
+                if keep {
+                    e.kids.push(code);
+                }
+            }
+            Ok(e)
         })?;
         // Inclusive prefix sums: offsets[c] becomes the end of c's run; the fill pass
         // counts each back down to the run's start.
@@ -119,23 +139,50 @@ impl ReverseGraph {
                 AtomicU32::new(0)
             })?;
         }
-        // Pass 2: fill.
-        expand(game, tier, n, inner, &|p, kids| {
-            for c in kids {
-                let Some(k) = part_of(c.tier, &parts) else {
-                    return Err(undeclared(game, tier, *c));
-                };
-                let part = &parts[k];
-                let slot = part.offsets[c.position as usize].fetch_sub(1, Relaxed);
-                // A module whose children differ between two identical calls would
-                // underflow here; report it instead of writing out of place.
-                let Some(slot) = slot.checked_sub(1) else {
-                    return Err(unstable(game, tier, p));
-                };
-                part.parents[slot as usize].store(p as u32, Relaxed);
-            }
+        // Pass 2: fill, from the kept children or by expanding the tier again.
+        let place = |p: u64, k: usize, position: u64| -> Result<(), SolveError> {
+            let part = &parts[k];
+            let slot = part.offsets[position as usize].fetch_sub(1, Relaxed);
+            // A module whose children differ between two identical calls would
+            // underflow here; report it instead of writing out of place.
+            let Some(slot) = slot.checked_sub(1) else {
+                return Err(unstable(game, tier, p));
+            };
+            part.parents[slot as usize].store(p as u32, Relaxed);
             Ok(())
-        })?;
+        };
+        if keep {
+            kept.par_iter().try_for_each(|e| {
+                let mut at = 0usize;
+                for (&p, &m) in e.parents.iter().zip(&e.counts) {
+                    for &code in &e.kids[at..at + m as usize] {
+                        place(
+                            p as u64,
+                            (code >> PART_SHIFT) as usize,
+                            code & POSITION_MASK,
+                        )?;
+                    }
+                    at += m as usize;
+                }
+                Ok::<(), SolveError>(())
+            })?;
+            drop(kept);
+        } else {
+            drop(kept);
+            expand(game, tier, n, inner, &|list, kids, counts| {
+                let mut at = 0usize;
+                for (&p, &m) in list.iter().zip(counts) {
+                    for c in &kids[at..at + m as usize] {
+                        let Some(k) = part_of(c.tier, &parts) else {
+                            return Err(undeclared(game, tier, *c));
+                        };
+                        place(p, k, c.position)?;
+                    }
+                    at += m as usize;
+                }
+                Ok(Expanded::default())
+            })?;
+        }
         // Every run must be exactly filled: offsets[c] is now c's start, which must be
         // the previous run's end.
         for part in &parts {
@@ -178,45 +225,61 @@ impl ReverseGraph {
     }
 }
 
-/// Receives a position and its distinct canonical children.
-type ChildrenVisitor<'a> = dyn Fn(u64, &[TierPosition]) -> Result<(), SolveError> + Sync + 'a;
+/// Receives a chunk's expanded positions, their children one after the other, and
+/// how many each has; returns what the chunk keeps.
+type ChunkVisitor<'a> =
+    dyn Fn(&[u64], &[TierPosition], &[u32]) -> Result<Expanded, SolveError> + Sync + 'a;
 
-/// Calls `f(position, children)` for every inner position of `tier`, in parallel, with
-/// its distinct canonical children (the module's `children_batch`).
+/// A child's part (its tier's place among the graph's child tiers) above this bit of
+/// a kept move, its position below.
+const PART_SHIFT: u32 = 40;
+const POSITION_MASK: u64 = (1 << PART_SHIFT) - 1;
+
+/// One chunk's expansion, kept for the fill pass: the expanded positions, their
+/// numbers of children, and the children as `part << PART_SHIFT | position` (a
+/// child tier of 2^40 positions would need a 4 TiB offset array first).
+#[derive(Default)]
+struct Expanded {
+    parents: Vec<u32>,
+    counts: Vec<u32>,
+    kids: Vec<u64>,
+}
+
+/// Calls `f(positions, children, counts)` for every chunk of the inner positions of
+/// `tier`, in parallel, with their distinct canonical children (the module's
+/// `children_batch`); returns what each chunk kept, in chunk order.
 fn expand(
     game: &GameHandle,
     tier: Tier,
     n: usize,
     inner: &(dyn Fn(u64) -> bool + Sync),
-    f: &ChildrenVisitor<'_>,
-) -> Result<(), SolveError> {
+    f: &ChunkVisitor<'_>,
+) -> Result<Vec<Expanded>, SolveError> {
     let cap = game.properties().max_moves as usize;
-    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(
-        || {
-            (
-                Vec::with_capacity(CHUNK),
-                vec![TierPosition::default(); CHUNK * cap],
-                vec![0u32; CHUNK],
-            )
-        },
-        |(list, kids, counts), c| -> Result<(), SolveError> {
-            let lo = c * CHUNK;
-            let hi = n.min(lo + CHUNK);
-            list.clear();
-            list.extend((lo as u64..hi as u64).filter(|&i| inner(i)));
-            if list.is_empty() {
-                return Ok(());
-            }
-            game.children_batch(tier, list, kids, counts)?;
-            let mut at = 0usize;
-            for (k, &p) in list.iter().enumerate() {
-                let m = counts[k] as usize;
-                f(p, &kids[at..at + m])?;
-                at += m;
-            }
-            Ok(())
-        },
-    )
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(
+            || {
+                (
+                    Vec::with_capacity(CHUNK),
+                    vec![TierPosition::default(); CHUNK * cap],
+                    vec![0u32; CHUNK],
+                )
+            },
+            |(list, kids, counts), c| -> Result<Expanded, SolveError> {
+                let lo = c * CHUNK;
+                let hi = n.min(lo + CHUNK);
+                list.clear();
+                list.extend((lo as u64..hi as u64).filter(|&i| inner(i)));
+                if list.is_empty() {
+                    return Ok(Expanded::default());
+                }
+                game.children_batch(tier, list, kids, counts)?;
+                let m: usize = counts[..list.len()].iter().map(|&m| m as usize).sum();
+                f(list, &kids[..m], &counts[..list.len()])
+            },
+        )
+        .collect()
 }
 
 fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {

@@ -215,7 +215,8 @@ pub fn solve_tier(
     };
     let mut state = state;
     if use_graph(game, mode)? {
-        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges, note)?);
+        let whole = children.iter().all(|c| matches!(c, ChildTier::Whole(_)));
+        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges, whole, note)?);
     }
 
     // Wins and losses level by level, then ties once every win and loss is known.
@@ -381,12 +382,14 @@ fn use_graph(game: &GameHandle, mode: ParentMode) -> Result<bool, SolveError> {
 }
 
 /// Builds the tier's reverse graph from its undecided positions (`edges` of them in
-/// all, counted by the scan), logging what it costs.
+/// all, counted by the scan; `whole`: every child tier is in memory), logging what it
+/// costs.
 fn build_graph(
     game: &GameHandle,
     node: &TierNode,
     state: &TierState,
     edges: u64,
+    whole: bool,
     note: Note<'_>,
 ) -> Result<ReverseGraph, SolveError> {
     let mut child_tiers = Vec::with_capacity(node.children.len() + 1);
@@ -412,12 +415,26 @@ fn build_graph(
             Status::Open(_)
         )
     };
-    let graph = ReverseGraph::build(game, node, &inner, &child_tiers)?;
+    // Keeping the first pass's moves (8 bytes each) saves expanding the tier a second
+    // time. It is done when the plan left room: the tier is solved the fastest way
+    // (separate cells, every child tier whole in memory), or graph and moves together
+    // stay within what the plan counted for the graph (`memory::extra_bytes`). An
+    // allocation that fails still ends in a leaner way, as any other array's would.
+    let whole = whole && !matches!(state.counters, Counters::Merged | Counters::Byte(_));
+    let keep = whole
+        || estimate.saturating_add(edges.saturating_mul(8))
+            <= super::memory::extra_bytes(game, node, true);
+    let graph = ReverseGraph::build(game, node, &inner, &child_tiers, keep)?;
     log::debug!(
-        "tier {}: reverse graph built, {} moves, {} bytes",
+        "tier {}: reverse graph built, {} moves, {} bytes, {}",
         node.tier,
         graph.edges(),
-        graph.bytes()
+        graph.bytes(),
+        if keep {
+            "one expansion"
+        } else {
+            "two expansions"
+        }
     );
     Ok(graph)
 }
