@@ -435,7 +435,7 @@ fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
 #[test]
 fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
     use gamesman_host::engine::solver::parents::ReverseGraph;
-    let mut rng = Rng(0x5eed_0f_4e7_9a9);
+    let mut rng = Rng(0x5eed_0f4e_79a9);
     let mut games = vec![
         GameHandle::from_static::<MttTier>("regular").unwrap(),
         GameHandle::from_static::<MttTier>("symmetric").unwrap(),
