@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Our solve of GamesmanOne's games against GamesmanOne's own, in the same run.
 
-    python3 tests/gamesmanone/bench.py v1.3.0=BINARY [pr27-mills=BINARY] [ROUNDS]
+    python3 tests/gamesmanone/bench.py v1.3.0=BINARY [pr27-mills=BINARY] [ROUNDS] [only=LABEL,...]
 
 For each game and variant below (those the layer builds and GamesmanOne solves here in
 seconds) and for 1 and 2 threads, it alternates GamesmanOne's `solve` (OMP_NUM_THREADS)
@@ -10,8 +10,9 @@ empty scratch directory, ROUNDS times (default 3), and prints the median CPU sec
 (user + system) and the largest peak resident memory of each side, and our CPU over
 GamesmanOne's. Libraries are built with plugin-api/c/gamesmanone/build.sh from
 ../shared/gamesmanone (each game with the binary of its source); the host is target/release/host (build it first:
-`cargo build --release -p gamesman-host`). Figures from different runs are not
-comparable on a shared machine; this compares within one run.
+`cargo build --release -p host`). Figures from different runs are not
+comparable on a shared machine; this compares within one run. `only=` keeps the cases
+whose label starts with one of the names given (`only=fsvp,mills`).
 """
 import os
 import shutil
@@ -47,9 +48,11 @@ def measure(cmd, cwd, env):
 
 
 def main():
-    binaries, rounds = {}, 3
+    binaries, rounds, only = {}, 3, None
     for arg in sys.argv[1:]:
-        if "=" in arg:
+        if arg.startswith("only="):
+            only = tuple(arg[len("only="):].split(","))
+        elif "=" in arg:
             source, path = arg.split("=", 1)
             binaries[source] = os.path.abspath(path)
         else:
@@ -57,7 +60,7 @@ def main():
     libs = tempfile.mkdtemp(prefix="g1-bench-libs-")
     print("game\tthreads\tGamesmanOne CPU s\tours CPU s\tratio\tGamesmanOne peak MiB\tours peak MiB")
     for source, folder, name, variant, label in CASES:
-        if source not in binaries:
+        if source not in binaries or (only and not label.startswith(only)):
             continue
         binary = binaries[source]
         lib = os.path.join(libs, f"lib{folder}.so")

@@ -13,8 +13,15 @@
 # core/ first on the include path, then SRC for the game's own `games/...` includes)
 # against plugin-api/c/gamesman_plugin.h:
 #
-#     cc -O2 -std=gnu17 -shared -fPIC -I LAYER -I plugin-api/c -I SRC
-#        -DGAMESMANONE_GAME=kX [x86 flags] SOURCES LAYER/one_*.c -o OUT.so
+#     cc -O3 -flto -std=gnu17 -shared -fPIC -I LAYER -I plugin-api/c -I SRC
+#        -DGAMESMANONE_GAME=kX [x86 flags] SOURCES LAYER/one_*.c
+#        -Wl,--version-script=LAYER/exports.map -o OUT.so
+#
+# The library exports only gamesman_module_v1 (exports.map): every other function is
+# then local to it, so link-time optimisation calls the layer's core (hashes, hash
+# sets) directly and inlines it into the game's code, instead of through the PLT as
+# functions another library could replace. On this machine that took the CPU of a
+# Quixo 4x4 solve from 58-62 s to 51 s and of five men's morris from 9.5 to 8.3 s.
 #
 # x86 flags: games that use x86 intrinsics (quixo, mills) get -msse4.1 -mbmi -mbmi2
 # -mpopcnt. Environment: CC (default cc), CFLAGS (added after the layer's),
@@ -58,7 +65,7 @@ if cat $sources "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
 fi
 
 # shellcheck disable=SC2086 # word splitting of the lists is intended
-exec ${CC:-cc} -O2 -std=gnu17 -shared -fPIC -fvisibility=default \
+exec ${CC:-cc} -O3 -flto -std=gnu17 -shared -fPIC -fvisibility=default \
     -I "$layer" -I "$api" -I "$src" \
     -DGAMESMANONE_GAME="$object" -DGAMESMANONE_MAX_MOVES="${GAMESMANONE_MAX_MOVES:-1024}" \
-    $x86 ${CFLAGS:-} $sources "$layer"/one_*.c -o "$out"
+    $x86 ${CFLAGS:-} $sources "$layer"/one_*.c -Wl,--version-script="$layer/exports.map" -o "$out"

@@ -3,8 +3,10 @@
 //! solver builds itself by expanding the tier's positions forward.
 //!
 //! The reverse graph is compact (CSR: per child tier an offset per child position and
-//! one `u32` parent index per move), built in parallel in two passes over the module's
-//! `children_batch` (count, then fill), and lives only while its tier is solved. It
+//! one `u32` parent index per move), built in parallel in two passes (count, then
+//! fill) over one expansion of the tier by the module's `children_batch`: the first
+//! pass keeps each position's children for the second when memory allows, else the
+//! second expands the tier again. The graph lives only while its tier is solved. It
 //! holds exactly the parents the undo-move path gives: legal, canonical, non-primitive
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
