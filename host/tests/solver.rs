@@ -434,7 +434,7 @@ fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
 
 #[test]
 fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
-    use gamesman_host::engine::solver::parents::ReverseGraph;
+    use gamesman_host::engine::solver::parents::{Moves, ReverseGraph};
     let mut rng = Rng(0x5eed_0f4e_79a9);
     let mut games = vec![
         GameHandle::from_static::<MttTier>("regular").unwrap(),
@@ -464,8 +464,8 @@ fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
             if node.loopy {
                 child_tiers.push((node.tier, node.size));
             }
-            let kept = ReverseGraph::build(game, node, &open, &child_tiers, true).unwrap();
-            let twice = ReverseGraph::build(game, node, &open, &child_tiers, false).unwrap();
+            let kept = ReverseGraph::build(game, node, &open, &child_tiers, Moves::Keep).unwrap();
+            let twice = ReverseGraph::build(game, node, &open, &child_tiers, Moves::Twice).unwrap();
             assert_eq!(kept.edges(), twice.edges(), "{game:?} tier {}", node.tier);
             for &(child, size) in &child_tiers {
                 for c in 0..size {

@@ -417,6 +417,24 @@ pub trait FfiGame: Send + Sync {
         let _ = p;
         RResult::ROk([0, 0])
     }
+
+    /// `scan_batch`, with each expanded position's distinct canonical children one list
+    /// after another in `children` (room for `max_moves` a position of `out`; a
+    /// record's `children` says how many are its): one expansion of each position
+    /// gives both, so a solver that builds a reverse graph need not expand the tier
+    /// again. Returns `false` when not done (modules before 0.1.8, and games that do
+    /// not promise answers independent of the order of calls, `GameObject::order_free`):
+    /// the caller scans and asks for the children apart.
+    fn scan_children_batch(
+        &self,
+        tier: Tier,
+        first: u64,
+        out: RSliceMut<'_, ScanRecord>,
+        children: RSliceMut<'_, TierPosition>,
+    ) -> CallResult<bool> {
+        let _ = (tier, first, out, children);
+        RResult::ROk(false)
+    }
 }
 
 /// The game object as the host holds it.

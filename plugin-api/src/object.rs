@@ -78,6 +78,14 @@ pub trait GameObject: Send + Sync + 'static {
     fn fast_paths_canonical(&self) -> bool {
         false
     }
+    /// Whether the game answers alike in whatever order its functions are called
+    /// (calls to it may come from any thread at once). Default: `true`, as for a Rust
+    /// game; a C module says so with `GAMESMAN_FLAG_THREAD_SAFE`. The adapter's scan
+    /// that also gives children (`scan_children_batch`) calls the game in another
+    /// order than a scan and then a children pass, so it is offered only then.
+    fn order_free(&self) -> bool {
+        true
+    }
     /// `Game::is_canonical`. Default: `None` (not answered).
     fn is_canonical(&self, _p: TierPosition) -> ObjectResult<Option<bool>> {
         Ok(None)

@@ -101,7 +101,7 @@ impl GameHandle {
         })
     }
 
-    fn bad_output(&self, function: &'static str, message: String) -> ModuleError {
+    pub(crate) fn bad_output(&self, function: &'static str, message: String) -> ModuleError {
         ModuleError {
             module: self.inner.module.clone(),
             function,
@@ -507,6 +507,34 @@ impl GameHandle {
             "scan_batch",
             self.inner.game.scan_batch(tier, first, out.into()),
         )?;
+        self.check_scan(tier, first, out)
+    }
+
+    /// `scan_batch`, with the children of each expanded position one list after
+    /// another in `children` (room for `max_moves` a position of `out`; each record's
+    /// `children` says how many). `false` when the module cannot (plugin-api before
+    /// 0.1.8): nothing was written.
+    pub fn scan_children_batch(
+        &self,
+        tier: Tier,
+        first: u64,
+        out: &mut [ScanRecord],
+        children: &mut [TierPosition],
+    ) -> ModuleResult<bool> {
+        let done = self.check(
+            "scan_children_batch",
+            self.inner
+                .game
+                .scan_children_batch(tier, first, out.into(), children.into()),
+        )?;
+        if done {
+            self.check_scan(tier, first, out)?;
+        }
+        Ok(done)
+    }
+
+    /// Refuses a scan's value codes beyond the four a module may give.
+    fn check_scan(&self, tier: Tier, first: u64, out: &[ScanRecord]) -> ModuleResult<()> {
         for (i, r) in out.iter().enumerate() {
             if r.value != ScanRecord::SKIP && r.value > Value::TIE.0 {
                 return Err(self.bad_output(

@@ -16,11 +16,16 @@ impl<G: GameObject> Adapter<G> {
     /// The scan of `out.len()` positions of `tier` from `first`: legality, canonical
     /// form, primitive value, turn, number of distinct children (from the module's
     /// `scan_position` when it counts them itself), WinBy of leaves.
+    ///
+    /// With `children`, each expanded position's distinct canonical children are
+    /// written there one list after another (room for `max_moves` a position), from
+    /// the same expansion that counts them: the module's own count is then not asked.
     pub(super) fn scan(
         &self,
         tier: Tier,
         first: u64,
         out: &mut [ScanRecord],
+        mut children: Option<&mut [TierPosition]>,
     ) -> Result<(), CallError> {
         let size = module_call!("tier_size", self.game.tier_size(tier));
         if first
@@ -35,6 +40,16 @@ impl<G: GameObject> Adapter<G> {
                 ),
             ));
         }
+        if children
+            .as_ref()
+            .is_some_and(|c| c.len() < out.len() * self.props.max_moves as usize)
+        {
+            return Err(err(
+                CallErrorKind::BAD_INPUT,
+                "scan_children_batch buffer too small".into(),
+            ));
+        }
+        let mut written = 0usize;
         let allowed = self.child_tiers(tier)?;
         let mut moves = vec![Move::default(); self.props.max_moves as usize];
         let mut room = vec![TierPosition::default(); self.props.max_moves as usize];
@@ -52,7 +67,12 @@ impl<G: GameObject> Adapter<G> {
             // The module's own count of distinct canonical children where it gives
             // one (the validator holds it to `generate_moves` + `do_move`), else the
             // children themselves, checked.
-            let (v, children) = match module_call!("scan_position", self.game.scan_position(p)) {
+            let counted = if children.is_some() {
+                None
+            } else {
+                module_call!("scan_position", self.game.scan_position(p))
+            };
+            let (v, n) = match counted {
                 Some((v, n)) => (check_value(v, "scan_position")?, n),
                 None => {
                     let v = check_value(
@@ -69,10 +89,14 @@ impl<G: GameObject> Adapter<G> {
             };
             rec.value = v.0;
             if v == Value::UNDECIDED {
-                if children > self.props.max_moves {
+                if n > self.props.max_moves {
                     return Err(self.overflow("scan_position", p, self.props.max_moves));
                 }
-                rec.children = children;
+                rec.children = n;
+                if let Some(out) = children.as_deref_mut() {
+                    out[written..written + kids.len()].copy_from_slice(&kids);
+                    written += kids.len();
+                }
             }
             if self.props.supports_winby && rec.children == 0 {
                 rec.winby = module_call!("win_by", self.game.win_by(p));

@@ -178,7 +178,23 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         first: u64,
         mut out: RSliceMut<'_, ScanRecord>,
     ) -> CallResult<()> {
-        guard("scan_batch", || self.scan(tier, first, &mut out))
+        guard("scan_batch", || self.scan(tier, first, &mut out, None))
+    }
+
+    fn scan_children_batch(
+        &self,
+        tier: Tier,
+        first: u64,
+        mut out: RSliceMut<'_, ScanRecord>,
+        mut children: RSliceMut<'_, TierPosition>,
+    ) -> CallResult<bool> {
+        guard("scan_children_batch", || {
+            if !self.game.order_free() {
+                return Ok(false);
+            }
+            self.scan(tier, first, &mut out, Some(&mut children))
+                .map(|()| true)
+        })
     }
 
     fn parents_batch(

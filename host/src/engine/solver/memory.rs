@@ -392,6 +392,25 @@ pub fn filled<T: Send>(
     Ok(v)
 }
 
+/// Room for `additional` more values in `v`, or the error naming the tier and array.
+pub fn grow<T>(
+    game: &GameHandle,
+    node: &TierNode,
+    what: &'static str,
+    v: &mut Vec<T>,
+    additional: usize,
+) -> Result<(), SolveError> {
+    v.try_reserve(additional)
+        .map_err(|_| MemoryError::Allocation {
+            tier: node.tier,
+            name: node.name.clone(),
+            what,
+            requested: (additional as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+            estimate: own_need(game, node, !game.has_undo_moves()).total(),
+        })?;
+    Ok(())
+}
+
 /// An empty vector with room for `n` values, or the error naming the tier and array.
 pub fn reserved<T>(
     game: &GameHandle,

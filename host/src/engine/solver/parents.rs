@@ -11,7 +11,7 @@
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
 
-use super::memory::{filled, reserved};
+use super::memory::{filled, grow, reserved};
 use super::retrograde::TierState;
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -67,16 +67,13 @@ impl ReverseGraph {
     /// Builds the graph of `tier` by expanding each position in `inner` (the tier's
     /// undecided positions with moves) forward. `child_tiers` are the tiers its moves
     /// may lead to (the tier itself included when loopy), with their sizes.
-    ///
-    /// With `keep`, the first pass keeps every position's children (8 bytes a move,
-    /// freed before the graph is returned) and the second reads them back instead of
-    /// expanding the tier again: one expansion instead of two.
+    /// `moves` says where the children come from (see `Moves`).
     pub fn build(
         game: &GameHandle,
         node: &TierNode,
         inner: &(dyn Fn(u64) -> bool + Sync),
         child_tiers: &[(Tier, u64)],
-        keep: bool,
+        moves: Moves,
     ) -> Result<ReverseGraph, SolveError> {
         // Only the stored positions are expanded: a module that numbers its canonical
         // positions first stores just those, and the solver's state covers no more.
@@ -99,33 +96,38 @@ impl ReverseGraph {
                 parents: Vec::new(),
             });
         }
-        let part_of = |t: Tier, parts: &[Part]| parts.iter().position(|p| p.child == t);
 
         // Pass 1: count each child's parents (keeping the children when asked to).
-        let count = |c: &TierPosition| -> Result<u64, SolveError> {
-            let Some(k) = part_of(c.tier, &parts) else {
-                return Err(undeclared(game, tier, *c));
-            };
-            parts[k].offsets[c.position as usize].fetch_add(1, Relaxed);
-            Ok(((k as u64) << PART_SHIFT) | c.position)
+        let count = |code: u64| {
+            parts[(code >> PART_SHIFT) as usize].offsets[(code & POSITION_MASK) as usize]
+                .fetch_add(1, Relaxed);
         };
-        let kept = expand(game, tier, n, inner, &|list, kids, counts| {
-            let mut e = Expanded::default();
-            if keep {
-                e.parents = reserved(game, node, "kept moves", list.len())?;
-                e.counts = reserved(game, node, "kept moves", counts.len())?;
-                e.kids = reserved(game, node, "kept moves", kids.len())?;
-                e.parents.extend(list.iter().map(|&p| p as u32));
-                e.counts.extend_from_slice(counts);
+        let keep = !matches!(moves, Moves::Twice);
+        let kept = match moves {
+            Moves::Given(kept) => {
+                kept.par_iter()
+                    .for_each(|e| e.kids.iter().for_each(|&code| count(code)));
+                kept
             }
-            for c in kids {
-                let code = count(c)?;
+            Moves::Keep | Moves::Twice => expand(game, tier, n, inner, &|list, kids, counts| {
+                let mut e = Expanded::default();
                 if keep {
-                    e.kids.push(code);
+                    e.parents = reserved(game, node, "kept moves", list.len())?;
+                    e.counts = reserved(game, node, "kept moves", counts.len())?;
+                    e.kids = reserved(game, node, "kept moves", kids.len())?;
+                    e.parents.extend(list.iter().map(|&p| p as u32));
+                    e.counts.extend_from_slice(counts);
                 }
-            }
-            Ok(e)
-        })?;
+                for c in kids {
+                    let code = encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?;
+                    count(code);
+                    if keep {
+                        e.kids.push(code);
+                    }
+                }
+                Ok(e)
+            })?,
+        };
         // Inclusive prefix sums: offsets[c] becomes the end of c's run; the fill pass
         // counts each back down to the run's start.
         for part in &mut parts {
@@ -175,10 +177,9 @@ impl ReverseGraph {
                 let mut at = 0usize;
                 for (&p, &m) in list.iter().zip(counts) {
                     for c in &kids[at..at + m as usize] {
-                        let Some(k) = part_of(c.tier, &parts) else {
-                            return Err(undeclared(game, tier, *c));
-                        };
-                        place(p, k, c.position)?;
+                        let code =
+                            encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?;
+                        place(p, (code >> PART_SHIFT) as usize, code & POSITION_MASK)?;
                     }
                     at += m as usize;
                 }
@@ -237,14 +238,67 @@ type ChunkVisitor<'a> =
 const PART_SHIFT: u32 = 40;
 const POSITION_MASK: u64 = (1 << PART_SHIFT) - 1;
 
-/// One chunk's expansion, kept for the fill pass: the expanded positions, their
-/// numbers of children, and the children as `part << PART_SHIFT | position` (a
-/// child tier of 2^40 positions would need a 4 TiB offset array first).
+/// Where a reverse graph's two passes (count, then fill) get the tier's children.
+pub enum Moves {
+    /// Each pass expands the tier (`children_batch`): the least memory.
+    Twice,
+    /// The first pass expands it and keeps the children for the second (8 bytes a
+    /// move while the graph is built).
+    Keep,
+    /// The scan expanded it already (`scan_children_batch`), and kept them.
+    Given(Vec<Expanded>),
+}
+
+/// The code of a kept move to `c`: `part << PART_SHIFT | position`, its part being
+/// its tier's place in `child_tiers` (`None` for a tier not there). A child tier of
+/// 2^40 positions would need a 4 TiB offset array first.
+fn encode(c: &TierPosition, child_tiers: &[(Tier, u64)]) -> Option<u64> {
+    let k = child_tiers.iter().position(|&(t, _)| t == c.tier)?;
+    Some(((k as u64) << PART_SHIFT) | c.position)
+}
+
+/// A chunk of a tier's expansion, kept for the graph's fill pass: the expanded
+/// positions, their numbers of children, and the children as codes (`encode`).
 #[derive(Default)]
-struct Expanded {
+pub struct Expanded {
     parents: Vec<u32>,
     counts: Vec<u32>,
     kids: Vec<u64>,
+}
+
+impl Expanded {
+    /// Room for `positions` more positions with `moves` children in all (the error
+    /// names the tier when memory runs out).
+    pub fn reserve(
+        &mut self,
+        game: &GameHandle,
+        node: &TierNode,
+        positions: usize,
+        moves: usize,
+    ) -> Result<(), SolveError> {
+        grow(game, node, "kept moves", &mut self.parents, positions)?;
+        grow(game, node, "kept moves", &mut self.counts, positions)?;
+        grow(game, node, "kept moves", &mut self.kids, moves)
+    }
+
+    /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
+    /// order); a child in a tier not among them is an error naming the module.
+    pub fn push(
+        &mut self,
+        game: &GameHandle,
+        tier: Tier,
+        p: u64,
+        kids: &[TierPosition],
+        child_tiers: &[(Tier, u64)],
+    ) -> Result<(), SolveError> {
+        self.parents.push(p as u32);
+        self.counts.push(kids.len() as u32);
+        for c in kids {
+            let code = encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?;
+            self.kids.push(code);
+        }
+        Ok(())
+    }
 }
 
 /// Calls `f(positions, children, counts)` for every chunk of the inner positions of

@@ -20,7 +20,9 @@ use super::frontier::{Bits, Level};
 use super::memory::{filled, reserved};
 use super::onebyte::RemotenessLog;
 pub use super::parents::{for_each_parents, ParentBuffers};
-use super::parents::{for_each_parents_warmed, ParentMode, ParentSource, ReverseGraph};
+use super::parents::{
+    for_each_parents_warmed, Expanded, Moves, ParentMode, ParentSource, ReverseGraph,
+};
 use super::runs::LevelRuns;
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -207,16 +209,51 @@ pub fn solve_tier(
     let mut now = Bits::from_words(filled(game, node, "frontier", words, || AtomicU64::new(0))?);
     let mut next = Bits::from_words(filled(game, node, "frontier", words, || AtomicU64::new(0))?);
 
-    let edges = match &state.counters {
-        Counters::Narrow(c) => scan(game, node, &state, c, &now, tick)?,
-        Counters::Wide(c) => scan(game, node, &state, c, &now, tick)?,
-        Counters::Merged => scan(game, node, &state, &state.records, &now, tick)?,
-        Counters::Byte(c) => scan(game, node, &state, c, &now, tick)?,
+    // A tier solved through a reverse graph the fastest way (separate counters, every
+    // child tier whole in memory) keeps the scan's expansion for the graph, when the
+    // module can give both at once (`scan_children_batch`).
+    let graph = use_graph(game, mode)?;
+    let whole = children.iter().all(|c| matches!(c, ChildTier::Whole(_)))
+        && matches!(state.counters, Counters::Narrow(_) | Counters::Wide(_));
+    let parts = if graph {
+        Some(graph_tiers(game, node)?)
+    } else {
+        None
+    };
+    let fused = match &parts {
+        Some(p) if whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])? => {
+            Some(p.as_slice())
+        }
+        _ => None,
+    };
+    let (edges, given) = match &state.counters {
+        Counters::Narrow(c) => scan(game, node, &state, c, &now, fused, tick)?,
+        Counters::Wide(c) => scan(game, node, &state, c, &now, fused, tick)?,
+        Counters::Merged => scan(game, node, &state, &state.records, &now, fused, tick)?,
+        Counters::Byte(c) => scan(game, node, &state, c, &now, fused, tick)?,
     };
     let mut state = state;
-    if use_graph(game, mode)? {
-        let whole = children.iter().all(|c| matches!(c, ChildTier::Whole(_)));
-        state.parents = ParentSource::Graph(build_graph(game, node, &state, edges, whole, note)?);
+    if let Some(parts) = parts {
+        let moves = match given {
+            Some(kept) => Moves::Given(kept),
+            None => {
+                // Keeping the first pass's moves (8 bytes each) saves expanding the
+                // tier a second time. It is done when the plan left room: the tier is
+                // solved the fastest way, or graph and moves together stay within what
+                // the plan counted for the graph (`memory::extra_bytes`). An allocation
+                // that fails still ends in a leaner way, as any other array's would.
+                let child_positions: u64 = parts.iter().map(|&(_, s)| s + 1).sum();
+                let need = super::parents::graph_bytes(edges, child_positions)
+                    .saturating_add(edges.saturating_mul(8));
+                if whole || need <= super::memory::extra_bytes(game, node, true) {
+                    Moves::Keep
+                } else {
+                    Moves::Twice
+                }
+            }
+        };
+        state.parents =
+            ParentSource::Graph(build_graph(game, node, &state, edges, &parts, moves, note)?);
     }
 
     // Wins and losses level by level, then ties once every win and loss is known.
@@ -303,19 +340,58 @@ fn scan<C: Cell>(
     state: &TierState,
     counters: &[C],
     wl: &Bits,
+    keep: Option<&[(Tier, u64)]>,
     tick: Tick<'_>,
-) -> Result<u64, SolveError> {
+) -> Result<(u64, Option<Vec<Expanded>>), SolveError> {
     let n = counters.len();
     let chunks = n.div_ceil(SCAN_CHUNK);
-    (0..chunks)
+    let max_moves = game.properties().max_moves as usize;
+    let room = if keep.is_some() {
+        FUSED_BATCH * max_moves
+    } else {
+        0
+    };
+    let done = (0..chunks)
         .into_par_iter()
         .map_init(
-            || vec![ScanRecord::default(); SCAN_CHUNK],
-            |buf, c| -> Result<u64, SolveError> {
+            || {
+                (
+                    vec![ScanRecord::default(); SCAN_CHUNK],
+                    vec![TierPosition::default(); room],
+                )
+            },
+            |(buf, kids), c| -> Result<(u64, Expanded), SolveError> {
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
-                game.scan_batch(node.tier, first as u64, out)?;
+                let mut kept = Expanded::default();
+                match keep {
+                    None => game.scan_batch(node.tier, first as u64, out)?,
+                    Some(parts) => {
+                        for (b, batch) in out.chunks_mut(FUSED_BATCH).enumerate() {
+                            let start = first + b * FUSED_BATCH;
+                            let kids = &mut kids[..batch.len() * max_moves];
+                            if !game.scan_children_batch(node.tier, start as u64, batch, kids)? {
+                                return Err(SolveError::Module(game.bad_output(
+                                    "scan_children_batch",
+                                    format!("gave no children with its scan from {start}"),
+                                )));
+                            }
+                            let open = batch.iter().filter(|s| open_record(s));
+                            let moves: usize = open.clone().map(|s| s.children as usize).sum();
+                            kept.reserve(game, node, open.count(), moves)?;
+                            let mut at = 0usize;
+                            for (k, s) in batch.iter().enumerate() {
+                                if open_record(s) {
+                                    let m = s.children as usize;
+                                    let p = (start + k) as u64;
+                                    kept.push(game, node.tier, p, &kids[at..at + m], parts)?;
+                                    at += m;
+                                }
+                            }
+                        }
+                    }
+                }
                 let mut edges = 0u64;
                 for (k, s) in out.iter().enumerate() {
                     let i = first + k;
@@ -365,10 +441,22 @@ fn scan<C: Cell>(
                     }
                 }
                 tick(len as u64);
-                Ok(edges)
+                Ok((edges, kept))
             },
         )
-        .try_reduce(|| 0, |a, b| Ok(a + b))
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    let edges = done.iter().map(|(e, _)| e).sum();
+    let kept = keep.map(|_| done.into_iter().map(|(_, k)| k).collect());
+    Ok((edges, kept))
+}
+
+/// Positions per `scan_children_batch` call (its buffer holds `max_moves` children
+/// a position).
+const FUSED_BATCH: usize = 64;
+
+/// Whether a scanned position is expanded: not skipped, not primitive, with moves.
+fn open_record(s: &ScanRecord) -> bool {
+    s.value == Value::UNDECIDED.0 && s.children > 0
 }
 
 /// Whether this solve builds a reverse graph instead of calling undo moves.
@@ -381,17 +469,9 @@ fn use_graph(game: &GameHandle, mode: ParentMode) -> Result<bool, SolveError> {
     }
 }
 
-/// Builds the tier's reverse graph from its undecided positions (`edges` of them in
-/// all, counted by the scan; `whole`: every child tier is in memory), logging what it
-/// costs.
-fn build_graph(
-    game: &GameHandle,
-    node: &TierNode,
-    state: &TierState,
-    edges: u64,
-    whole: bool,
-    note: Note<'_>,
-) -> Result<ReverseGraph, SolveError> {
+/// The tiers a reverse graph of `node` holds parents for: its child tiers, and itself
+/// when loopy (last), with their sizes.
+fn graph_tiers(game: &GameHandle, node: &TierNode) -> Result<Vec<(Tier, u64)>, SolveError> {
     let mut child_tiers = Vec::with_capacity(node.children.len() + 1);
     for &c in &node.children {
         child_tiers.push((c, game.tier_size(c)?));
@@ -399,6 +479,21 @@ fn build_graph(
     if node.loopy {
         child_tiers.push((node.tier, node.size));
     }
+    Ok(child_tiers)
+}
+
+/// Builds the tier's reverse graph from its undecided positions (`edges` of them in
+/// all, counted by the scan) into `child_tiers` (`graph_tiers`), with the moves
+/// found as `moves` says, logging what it costs.
+fn build_graph(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    edges: u64,
+    child_tiers: &[(Tier, u64)],
+    moves: Moves,
+    note: Note<'_>,
+) -> Result<ReverseGraph, SolveError> {
     let child_positions: u64 = child_tiers.iter().map(|&(_, s)| s + 1).sum();
     let estimate = super::parents::graph_bytes(edges, child_positions);
     // Tiny graphs are not worth a line each; the debug log has every one.
@@ -415,26 +510,18 @@ fn build_graph(
             Status::Open(_)
         )
     };
-    // Keeping the first pass's moves (8 bytes each) saves expanding the tier a second
-    // time. It is done when the plan left room: the tier is solved the fastest way
-    // (separate cells, every child tier whole in memory), or graph and moves together
-    // stay within what the plan counted for the graph (`memory::extra_bytes`). An
-    // allocation that fails still ends in a leaner way, as any other array's would.
-    let whole = whole && !matches!(state.counters, Counters::Merged | Counters::Byte(_));
-    let keep = whole
-        || estimate.saturating_add(edges.saturating_mul(8))
-            <= super::memory::extra_bytes(game, node, true);
-    let graph = ReverseGraph::build(game, node, &inner, &child_tiers, keep)?;
+    let how = match &moves {
+        Moves::Given(_) => "from the scan's expansion",
+        Moves::Keep => "from one expansion",
+        Moves::Twice => "from two expansions",
+    };
+    let graph = ReverseGraph::build(game, node, &inner, child_tiers, moves)?;
     log::debug!(
         "tier {}: reverse graph built, {} moves, {} bytes, {}",
         node.tier,
         graph.edges(),
         graph.bytes(),
-        if keep {
-            "one expansion"
-        } else {
-            "two expansions"
-        }
+        how
     );
     Ok(graph)
 }

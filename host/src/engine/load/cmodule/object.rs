@@ -568,6 +568,13 @@ impl GameObject for CGame {
         self.fast_canonical()
     }
 
+    fn order_free(&self) -> bool {
+        // Only a module that allows concurrent calls promises answers that do not
+        // depend on their order (a Classic module's Primitive can read a hash context
+        // the previous call left).
+        self.lock.is_none()
+    }
+
     #[inline]
     fn scan_position(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
         self.scan(p)
