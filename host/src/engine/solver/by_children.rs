@@ -14,8 +14,10 @@
 //!
 //! Used when every child tier is held whole (records in memory), the game has no WinBy
 //! (its pass needs the retrograde state) and moves alternate between the players or
-//! never do (a puzzle); otherwise the retrograde pass solves the tier. This file must
-//! not touch databases or presentation.
+//! never do (a puzzle); otherwise the retrograde pass solves the tier. A module that
+//! gives the scan with children (`scan_children_batch`) answers a batch of positions
+//! in one call; others are asked position by position. This file must not touch
+//! databases or presentation.
 
 use super::children::ChildTier;
 use super::memory::filled;
@@ -24,6 +26,7 @@ use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, remoteness_of, value_of, TierRecords, MAX_REMOTENESS};
 use crate::engine::tier::TierNode;
+use gamesman_plugin_api::ffi::ScanRecord;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 
@@ -61,6 +64,10 @@ pub fn solve(
         tiers: &tiers,
         flow,
         max_moves: game.properties().max_moves as usize,
+        // One call a batch gives each position's leaf value and children where the
+        // module can (`scan_children_batch`), instead of four calls a position and a
+        // children call.
+        fused: game.scan_children_batch(node.tier, 0, &mut [], &mut [])?,
     };
     values.par_chunks_mut(CHUNK).enumerate().try_for_each_init(
         Scratch::default,
@@ -85,6 +92,8 @@ struct Scratch {
     children: Vec<TierPosition>,
     /// How many children each has.
     counts: Vec<u32>,
+    /// The batch's scan records (`scan_children_batch`).
+    scanned: Vec<ScanRecord>,
 }
 
 /// What every chunk of the pass shares.
@@ -94,6 +103,8 @@ struct Pass<'a> {
     tiers: &'a [(Tier, &'a TierRecords)],
     flow: Flow,
     max_moves: usize,
+    /// Whether the module gives leaf values and children in one call.
+    fused: bool,
 }
 
 impl Pass<'_> {
@@ -104,8 +115,15 @@ impl Pass<'_> {
                 .resize(BATCH * self.max_moves, TierPosition::default());
             s.counts.resize(BATCH, 0);
         }
+        if self.fused && s.scanned.len() < BATCH {
+            s.scanned.resize(BATCH, ScanRecord::default());
+        }
         for (b, batch) in out.chunks_mut(BATCH).enumerate() {
             let start = first + (b * BATCH) as u64;
+            if self.fused {
+                self.fused_batch(start, batch, s)?;
+                continue;
+            }
             s.open.clear();
             for (k, rec) in batch.iter_mut().enumerate() {
                 *rec = self.leaf(TierPosition::new(self.node.tier, start + k as u64))?;
@@ -129,6 +147,39 @@ impl Pass<'_> {
                 batch[(i - start) as usize] = self.by_children(&s.children[at..at + m])?;
                 at += m;
             }
+        }
+        Ok(())
+    }
+
+    /// Solves `batch` (positions `start ..`) from one `scan_children_batch` call.
+    fn fused_batch(
+        &self,
+        start: u64,
+        batch: &mut [u16],
+        s: &mut Scratch,
+    ) -> Result<(), SolveError> {
+        let scanned = &mut s.scanned[..batch.len()];
+        let kids = &mut s.children[..batch.len() * self.max_moves];
+        if !self
+            .game
+            .scan_children_batch(self.node.tier, start, scanned, kids)?
+        {
+            return Err(SolveError::Module(self.game.bad_output(
+                "scan_children_batch",
+                format!("gave no children with its scan from {start}"),
+            )));
+        }
+        let mut at = 0usize;
+        for (rec, r) in batch.iter_mut().zip(scanned.iter()) {
+            *rec = if r.value == ScanRecord::SKIP {
+                0
+            } else if r.value != Value::UNDECIDED.0 {
+                pack(Value(r.value), 0)
+            } else {
+                let m = r.children as usize;
+                at += m;
+                self.by_children(&kids[at - m..at])?
+            };
         }
         Ok(())
     }
