@@ -401,13 +401,7 @@ pub fn grow<T>(
     additional: usize,
 ) -> Result<(), SolveError> {
     v.try_reserve(additional)
-        .map_err(|_| MemoryError::Allocation {
-            tier: node.tier,
-            name: node.name.clone(),
-            what,
-            requested: (additional as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-            estimate: own_need(game, node, !game.has_undo_moves()).total(),
-        })?;
+        .map_err(|_| allocation::<T>(game, node, what, additional))?;
     Ok(())
 }
 
@@ -420,14 +414,19 @@ pub fn reserved<T>(
 ) -> Result<Vec<T>, SolveError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| MemoryError::Allocation {
-            tier: node.tier,
-            name: node.name.clone(),
-            what,
-            requested: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-            estimate: own_need(game, node, !game.has_undo_moves()).total(),
-        })?;
+        .map_err(|_| allocation::<T>(game, node, what, n))?;
     Ok(v)
+}
+
+/// The error of `n` values of `T` for the tier's `what` that could not be allocated.
+fn allocation<T>(game: &GameHandle, node: &TierNode, what: &'static str, n: usize) -> MemoryError {
+    MemoryError::Allocation {
+        tier: node.tier,
+        name: node.name.clone(),
+        what,
+        requested: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        estimate: own_need(game, node, !game.has_undo_moves()).total(),
+    }
 }
 
 #[cfg(test)]
