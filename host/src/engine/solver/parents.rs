@@ -11,7 +11,7 @@
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
 
-use super::memory::{filled, grow, reserved};
+use super::memory::{filled, grow};
 use super::retrograde::TierState;
 use super::SolveError;
 use crate::engine::game::GameHandle;
@@ -104,30 +104,28 @@ impl ReverseGraph {
         };
         let keep = !matches!(moves, Moves::Twice);
         let kept = match moves {
-            Moves::Given(kept) => {
-                kept.par_iter()
-                    .for_each(|e| e.kids.iter().for_each(|&code| count(code)));
-                kept
-            }
-            Moves::Keep | Moves::Twice => expand(game, tier, n, inner, &|list, kids, counts| {
+            Moves::Given(kept) => kept,
+            Moves::Keep => expand(game, tier, n, inner, &|list, kids, counts| {
                 let mut e = Expanded::default();
-                if keep {
-                    e.parents = reserved(game, node, "kept moves", list.len())?;
-                    e.counts = reserved(game, node, "kept moves", counts.len())?;
-                    e.kids = reserved(game, node, "kept moves", kids.len())?;
-                    e.parents.extend(list.iter().map(|&p| p as u32));
-                    e.counts.extend_from_slice(counts);
-                }
-                for c in kids {
-                    let code = encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?;
-                    count(code);
-                    if keep {
-                        e.kids.push(code);
-                    }
+                e.reserve(game, node, list.len(), kids.len())?;
+                let mut at = 0usize;
+                for (&p, &m) in list.iter().zip(counts) {
+                    e.push(game, tier, p, &kids[at..at + m as usize], child_tiers)?;
+                    at += m as usize;
                 }
                 Ok(e)
             })?,
+            Moves::Twice => expand(game, tier, n, inner, &|_, kids, _| {
+                for c in kids {
+                    count(encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?);
+                }
+                Ok(Expanded::default())
+            })?,
         };
+        if keep {
+            kept.par_iter()
+                .for_each(|e| e.kids.iter().for_each(|&code| count(code)));
+        }
         // Inclusive prefix sums: offsets[c] becomes the end of c's run; the fill pass
         // counts each back down to the run's start.
         for part in &mut parts {
