@@ -41,7 +41,7 @@
  * Header revisions (GAMESMAN_C_HEADER_REVISION; all of ABI version 1):
  *   1  the struct up to move_to_autogui.
  *   2  scan_position, is_canonical appended; GAMESMAN_FLAG_FAST_PATHS_CANONICAL.
- *   3  memory_budget appended.
+ *   3  memory_budget appended; GAMESMAN_FLAG_SOLVE_FORWARD.
  */
 #ifndef GAMESMAN_PLUGIN_H
 #define GAMESMAN_PLUGIN_H
@@ -135,6 +135,14 @@ enum gamesman_status {
  * generate_moves + do_move and the undo moves. A host before revision 2 ignores the
  * flag and canonicalises them again (same values). */
 #define GAMESMAN_FLAG_FAST_PATHS_CANONICAL ((uint64_t)1 << 8)
+/* Solve by the children even though `parents` or undo moves are given: the host
+ * builds each tier's reverse graph from its scan and reads the child tiers' values
+ * as it scans, as for a module without undo moves (header revision 3). For a module
+ * whose parents cost about what its children do (a GamesmanOne game finds each
+ * canonical parent by canonicalising boards), since the scan expands every position
+ * anyway. The parents stay for `--parents undo-moves`, `validate` and the checks.
+ * A host before revision 3 ignores the flag. */
+#define GAMESMAN_FLAG_SOLVE_FORWARD ((uint64_t)1 << 9)
 
 /* Room for an error message, including its NUL. */
 #define GAMESMAN_MESSAGE_CAPACITY 1024

@@ -435,6 +435,12 @@ pub trait FfiGame: Send + Sync {
         let _ = (tier, first, out, children);
         RResult::ROk(false)
     }
+
+    /// Whether the module asks to be solved by its children although it gives undo
+    /// moves (`Game::prefers_forward`). Default (modules before 0.1.8): `false`.
+    fn prefers_forward(&self) -> bool {
+        false
+    }
 }
 
 /// The game object as the host holds it.

@@ -313,6 +313,16 @@ pub trait Game: Send + Sync + Sized + 'static {
         false
     }
 
+    /// Whether the solver should solve by the game's children even though it gives
+    /// undo moves (plugin-api 0.1.8): it then builds each tier's reverse graph from
+    /// its scan and reads the child tiers' values as it scans, as for a forward-only
+    /// game. Worth it when finding parents costs about what expanding a position
+    /// does, since the scan expands every position anyway; the undo moves stay for
+    /// `--parents undo-moves`, `validate` and queries. Default: `false`.
+    fn prefers_forward(&self) -> bool {
+        false
+    }
+
     /// Whether `p` is the canonical position of its class (plugin-api 0.1.3), for
     /// modules that can answer faster than `canonical_position` computes the form (no
     /// need to index the form found): the solver asks this of every index of a tier

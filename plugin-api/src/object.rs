@@ -78,6 +78,10 @@ pub trait GameObject: Send + Sync + 'static {
     fn fast_paths_canonical(&self) -> bool {
         false
     }
+    /// `Game::prefers_forward`. Default: `false`.
+    fn prefers_forward(&self) -> bool {
+        false
+    }
     /// Whether the game answers alike in whatever order its functions are called
     /// (calls to it may come from any thread at once). Default: `true`, as for a Rust
     /// game; a C module says so with `GAMESMAN_FLAG_THREAD_SAFE`. The adapter's scan
@@ -306,6 +310,9 @@ impl<G: Game> GameObject for G {
     }
     fn fast_paths_canonical(&self) -> bool {
         Game::fast_paths_canonical(self)
+    }
+    fn prefers_forward(&self) -> bool {
+        Game::prefers_forward(self)
     }
     fn index_version(&self) -> u32 {
         Game::index_version(self)

@@ -136,6 +136,12 @@ impl GameHandle {
         self.inner.game.has_undo_moves()
     }
 
+    /// Whether the module asks to be solved by its children although it gives undo
+    /// moves (plugin-api 0.1.8; `false` for older modules).
+    pub fn prefers_forward(&self) -> bool {
+        self.inner.game.prefers_forward()
+    }
+
     /// Whether the variant's positions do not record whose turn it is (plugin-api
     /// 0.1.5; `false` for older modules): `turn` then names a player for display only,
     /// and front ends say "the player to move" instead of naming one.

@@ -485,7 +485,11 @@ const gamesman_module *gamesman_module_v1(void) {
     module.flags = GAMESMAN_FLAG_THREAD_SAFE | GAMESMAN_FLAG_TURN_FREE | (is_tier() ? GAMESMAN_FLAG_TIERS : 0) |
                    (symmetric ? GAMESMAN_FLAG_SYMMETRY : 0) |
                    /* children and parents are the game's canonical, distinct ones */
-                   GAMESMAN_FLAG_FAST_PATHS_CANONICAL;
+                   GAMESMAN_FLAG_FAST_PATHS_CANONICAL |
+                   /* a game's canonical parents cost about a child expansion (it
+                    * canonicalises every candidate board), and the scan expands every
+                    * position anyway: solving by the children calls the game less */
+                   GAMESMAN_FLAG_SOLVE_FORWARD;
     module.authors = "GamesCrafters (GamesmanOne), through the GamesmanOne compatibility layer";
     module.description = game->formal_name;
     module.variants = variants;

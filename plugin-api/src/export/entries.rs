@@ -232,6 +232,12 @@ impl<G: GameObject> FfiGame for Adapter<G> {
         self.has_undo
     }
 
+    fn prefers_forward(&self) -> bool {
+        // A module that panics here is solved by its parents, as before 0.1.8.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.game.prefers_forward()))
+            .unwrap_or(false)
+    }
+
     fn index_version(&self) -> u32 {
         // A module that panics here numbers positions as before 0.1.3.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.game.index_version()))

@@ -7,6 +7,7 @@
 //! solver grows a new per-tier structure, count it here (`extra_bytes` is the place
 //! for one the model does not know). This file must not solve or store anything.
 
+use super::parents::ParentMode;
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::tier::TierNode;
@@ -425,7 +426,7 @@ fn allocation<T>(game: &GameHandle, node: &TierNode, what: &'static str, n: usiz
         name: node.name.clone(),
         what,
         requested: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-        estimate: own_need(game, node, !game.has_undo_moves()).total(),
+        estimate: own_need(game, node, ParentMode::Auto.uses_graph(game)).total(),
     }
 }
 

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod reachable;
 pub mod retrograde;
 pub mod runs;
+pub mod seeds;
 pub mod verify;
 pub mod winby;
 
@@ -370,11 +371,7 @@ pub fn solve(
 
 /// The memory options of a solve, with whether tiers go through a reverse graph.
 pub fn memory_check(game: &GameHandle, options: &SolveOptions) -> memory::MemoryCheck {
-    let reverse_graph = match options.parents {
-        parents::ParentMode::Forward => true,
-        parents::ParentMode::Auto => !game.has_undo_moves(),
-        parents::ParentMode::UndoMoves => false,
-    };
+    let reverse_graph = options.parents.uses_graph(game);
     let mut check = memory::MemoryCheck {
         reverse_graph,
         ..options.memory.clone()

@@ -43,6 +43,19 @@ pub enum ParentMode {
     UndoMoves,
 }
 
+impl ParentMode {
+    /// Whether tiers are solved through a reverse graph: with `Auto`, for a module
+    /// without undo moves or one that asks to be solved by its children
+    /// (`prefers_forward`).
+    pub fn uses_graph(self, game: &GameHandle) -> bool {
+        match self {
+            ParentMode::Forward => true,
+            ParentMode::Auto => !game.has_undo_moves() || game.prefers_forward(),
+            ParentMode::UndoMoves => false,
+        }
+    }
+}
+
 /// The parents of every position in the tier's child tiers (and the tier itself when
 /// loopy), as indices into the tier being solved.
 pub struct ReverseGraph {
@@ -279,6 +292,11 @@ impl Expanded {
         grow(game, node, "kept moves", &mut self.kids, moves)
     }
 
+    /// Moves kept.
+    pub fn moves(&self) -> usize {
+        self.kids.len()
+    }
+
     /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
     /// order); a child in a tier not among them is an error naming the module.
     pub fn push(
@@ -336,7 +354,7 @@ fn expand(
         .collect()
 }
 
-fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
+pub(super) fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
     SolveError::Module(crate::engine::game::ModuleError {
         module: game.module_name().to_string(),
         function: "children_batch",

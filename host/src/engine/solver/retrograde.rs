@@ -16,14 +16,15 @@
 
 use super::children::ChildTier;
 use super::counters::{status, ByteCell, Cell, Counters, Status, MERGED_MOVES, NARROW_MOVES};
-use super::frontier::{Bits, Level};
+use super::frontier::{Bits, ChildFrontier, Level};
 use super::memory::{filled, reserved};
 use super::onebyte::RemotenessLog;
 pub use super::parents::{for_each_parents, ParentBuffers};
 use super::parents::{
-    for_each_parents_warmed, Expanded, Moves, ParentMode, ParentSource, ReverseGraph,
+    for_each_parents_warmed, undeclared, Expanded, Moves, ParentMode, ParentSource, ReverseGraph,
 };
 use super::runs::LevelRuns;
+use super::seeds::{Seed, SeedChunk, Seeds};
 use super::SolveError;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, value_of, TierRecords, MAX_REMOTENESS};
@@ -213,24 +214,51 @@ pub fn solve_tier(
     // child tier whole in memory) keeps the scan's expansion for the graph, when the
     // module can give both at once (`scan_children_batch`).
     let graph = use_graph(game, mode)?;
-    let whole = children.iter().all(|c| matches!(c, ChildTier::Whole(_)))
+    let fronts: Vec<&ChildFrontier> = children
+        .iter()
+        .filter_map(|c| match c {
+            ChildTier::Whole(f) => Some(f),
+            ChildTier::Streamed(_) => None,
+        })
+        .collect();
+    let whole = fronts.len() == children.len()
         && matches!(state.counters, Counters::Narrow(_) | Counters::Wide(_));
-    let parts = if graph {
-        Some(graph_tiers(game, node)?)
-    } else {
-        None
+    let fused = graph && whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])?;
+    // With the scan's children and every child tier in memory, the values of the
+    // children in child tiers are read as the scan expands each position (`seeds`):
+    // the graph then holds only the tier's moves within itself.
+    let seeded = fused && flow == Flow::Alternate && !winby && node.stored <= u32::MAX as u64;
+    let parts = match (graph, seeded) {
+        (false, _) => None,
+        (true, false) => Some(graph_tiers(game, node)?),
+        (true, true) if node.loopy => Some(vec![(node.tier, node.size)]),
+        (true, true) => Some(Vec::new()),
     };
     let fused = match &parts {
-        Some(p) if whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])? => {
-            Some(p.as_slice())
-        }
+        Some(p) if fused => Some(Fused {
+            parts: p.as_slice(),
+            seeds: if seeded {
+                Some(fronts.as_slice())
+            } else {
+                None
+            },
+        }),
         _ => None,
     };
-    let (edges, given) = match &state.counters {
+    let Scanned {
+        edges,
+        kept: given,
+        seeds,
+    } = match &state.counters {
         Counters::Narrow(c) => scan(game, node, &state, c, &now, fused, tick)?,
         Counters::Wide(c) => scan(game, node, &state, c, &now, fused, tick)?,
         Counters::Merged => scan(game, node, &state, &state.records, &now, fused, tick)?,
         Counters::Byte(c) => scan(game, node, &state, c, &now, fused, tick)?,
+    };
+    let edges = match &given {
+        // The graph holds the kept moves only (those within the tier when seeded).
+        Some(kept) => kept.iter().map(|e| e.moves() as u64).sum(),
+        None => edges,
     };
     let mut state = state;
     if let Some(parts) = parts {
@@ -265,6 +293,7 @@ pub fn solve_tier(
         log: log.as_mut(),
         flow,
         children,
+        seeds: seeds.as_ref(),
         now: &mut now,
         next: &mut next,
     };
@@ -274,7 +303,7 @@ pub fn solve_tier(
         Counters::Merged => levels.both_phases(&state.records)?,
         Counters::Byte(c) => levels.both_phases(c)?,
     }
-    drop((now, next));
+    drop((now, next, seeds));
     state.log = log;
     if let Counters::Byte(c) = &state.counters {
         // Whatever is still undecided never resolves: a draw. The records are
@@ -340,9 +369,9 @@ fn scan<C: Cell>(
     state: &TierState,
     counters: &[C],
     wl: &Bits,
-    keep: Option<&[(Tier, u64)]>,
+    keep: Option<Fused<'_>>,
     tick: Tick<'_>,
-) -> Result<(u64, Option<Vec<Expanded>>), SolveError> {
+) -> Result<Scanned, SolveError> {
     let n = counters.len();
     let chunks = n.div_ceil(SCAN_CHUNK);
     let max_moves = game.properties().max_moves as usize;
@@ -351,23 +380,28 @@ fn scan<C: Cell>(
     } else {
         0
     };
-    let done = (0..chunks)
+    let mut done = (0..chunks)
         .into_par_iter()
         .map_init(
             || {
                 (
                     vec![ScanRecord::default(); SCAN_CHUNK],
                     vec![TierPosition::default(); room],
+                    Vec::with_capacity(max_moves),
                 )
             },
-            |(buf, kids), c| -> Result<(u64, Expanded), SolveError> {
+            |(buf, kids, own), c| -> Result<(u64, Expanded, SeedChunk), SolveError> {
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
                 let mut kept = Expanded::default();
+                let mut seeds = SeedChunk::default();
                 match keep {
                     None => game.scan_batch(node.tier, first as u64, out)?,
-                    Some(parts) => {
+                    Some(Fused {
+                        parts,
+                        seeds: fronts,
+                    }) => {
                         for (b, batch) in out.chunks_mut(FUSED_BATCH).enumerate() {
                             let start = first + b * FUSED_BATCH;
                             let kids = &mut kids[..batch.len() * max_moves];
@@ -385,8 +419,20 @@ fn scan<C: Cell>(
                                 if open_record(s) {
                                     let m = s.children as usize;
                                     let p = (start + k) as u64;
-                                    kept.push(game, node.tier, p, &kids[at..at + m], parts)?;
+                                    let mine = &kids[at..at + m];
                                     at += m;
+                                    let Some(fronts) = fronts else {
+                                        kept.push(game, node.tier, p, mine, parts)?;
+                                        continue;
+                                    };
+                                    let tier = node.tier;
+                                    own.clear();
+                                    own.extend(mine.iter().filter(|c| c.tier == tier));
+                                    kept.push(game, tier, p, own, parts)?;
+                                    let other = mine.iter().filter(|c| c.tier != tier).copied();
+                                    seeds
+                                        .add(p as u32, other, fronts)
+                                        .map_err(|c| undeclared(game, tier, c))?;
                                 }
                             }
                         }
@@ -441,13 +487,38 @@ fn scan<C: Cell>(
                     }
                 }
                 tick(len as u64);
-                Ok((edges, kept))
+                Ok((edges, kept, seeds))
             },
         )
         .collect::<Result<Vec<_>, SolveError>>()?;
-    let edges = done.iter().map(|(e, _)| e).sum();
-    let kept = keep.map(|_| done.into_iter().map(|(_, k)| k).collect());
-    Ok((edges, kept))
+    let edges = done.iter().map(|(e, _, _)| e).sum();
+    let seeds = match keep {
+        Some(Fused { seeds: Some(_), .. }) => {
+            let chunks: Vec<SeedChunk> =
+                done.iter_mut().map(|d| std::mem::take(&mut d.2)).collect();
+            Some(Seeds::gather(&chunks))
+        }
+        _ => None,
+    };
+    let kept = keep.map(|_| done.into_iter().map(|(_, k, _)| k).collect());
+    Ok(Scanned { edges, kept, seeds })
+}
+
+/// What the scan found besides the records: the moves of undecided positions, and
+/// with a fused scan the children it kept and the child tiers' values it read.
+struct Scanned {
+    edges: u64,
+    kept: Option<Vec<Expanded>>,
+    seeds: Option<Seeds>,
+}
+
+/// A scan that keeps each position's children: moves into `parts` are kept for the
+/// reverse graph; with `seeds`, only moves within the tier are, and the values of
+/// children in these (whole) child tiers are read at once.
+#[derive(Clone, Copy)]
+struct Fused<'a> {
+    parts: &'a [(Tier, u64)],
+    seeds: Option<&'a [&'a ChildFrontier]>,
 }
 
 /// Positions per `scan_children_batch` call (its buffer holds `max_moves` children
@@ -462,10 +533,10 @@ fn open_record(s: &ScanRecord) -> bool {
 /// Whether this solve builds a reverse graph instead of calling undo moves.
 fn use_graph(game: &GameHandle, mode: ParentMode) -> Result<bool, SolveError> {
     match mode {
-        ParentMode::Forward => Ok(true),
-        ParentMode::Auto => Ok(!game.has_undo_moves()),
-        ParentMode::UndoMoves if game.has_undo_moves() => Ok(false),
-        ParentMode::UndoMoves => Err(SolveError::NoUndoMoves(game.module_name().to_string())),
+        ParentMode::UndoMoves if !game.has_undo_moves() => {
+            Err(SolveError::NoUndoMoves(game.module_name().to_string()))
+        }
+        _ => Ok(mode.uses_graph(game)),
     }
 }
 
@@ -541,6 +612,8 @@ struct Levels<'a, 'b> {
     log: Option<&'b mut RemotenessLog>,
     flow: Flow,
     children: &'a [ChildTier],
+    /// The child tiers' values read by the scan, sent instead of `children` when read.
+    seeds: Option<&'a Seeds>,
     /// Positions of the tier decided at the level being sent on.
     now: &'b mut Bits,
     /// Positions of the tier decided at the next level.
@@ -564,15 +637,19 @@ impl Levels<'_, '_> {
     /// child tiers' positions and (in a loopy tier) the tier's own decided positions
     /// send their values to their parents; parents decided by it form the next level.
     fn run<C: Cell>(&mut self, counters: &[C], phase: Phase) -> Result<(), SolveError> {
-        let child_levels = self
-            .children
-            .iter()
-            .map(|cf| match phase {
-                Phase::WinLose => cf.wl_levels(),
-                Phase::Tie => cf.tie_levels(),
-            })
-            .max()
-            .unwrap_or(0);
+        let child_levels = match (self.seeds, phase) {
+            (Some(s), Phase::WinLose) => s.wl_levels(),
+            (Some(s), Phase::Tie) => s.tie_levels(),
+            (None, _) => self
+                .children
+                .iter()
+                .map(|cf| match phase {
+                    Phase::WinLose => cf.wl_levels(),
+                    Phase::Tie => cf.tie_levels(),
+                })
+                .max()
+                .unwrap_or(0),
+        };
         let loopy = self.node.loopy;
         let mut own = loopy && self.now.any();
         let mut r = 0u32;
@@ -586,7 +663,13 @@ impl Levels<'_, '_> {
                 phase,
                 next: self.next,
             };
-            for child in self.children {
+            if let Some(s) = self.seeds {
+                send.seeds(match phase {
+                    Phase::WinLose => s.wins_losses(r),
+                    Phase::Tie => s.ties(r),
+                });
+            }
+            for child in self.children.iter().filter(|_| self.seeds.is_none()) {
                 match child {
                     ChildTier::Whole(cf) => {
                         let level = match phase {
@@ -684,6 +767,38 @@ impl<C: Cell> Send<'_, C> {
         Ok(())
     }
 
+    /// Seeds of the child tiers' values at this level (`seeds`).
+    fn seeds(&self, seeds: &[Seed]) {
+        let records = &self.state.records;
+        seeds.par_chunks(PARENT_CHUNK).for_each(|chunk| {
+            for s in chunk {
+                let p = s.position as u64;
+                let decided = match self.phase {
+                    Phase::Tie => update(
+                        self.counters,
+                        records,
+                        p,
+                        Value::TIE,
+                        self.r + 1,
+                        self.phase,
+                    ),
+                    Phase::WinLose if s.losing_moves == 0 => update(
+                        self.counters,
+                        records,
+                        p,
+                        Value::WIN,
+                        self.r + 1,
+                        self.phase,
+                    ),
+                    Phase::WinLose => lower(self.counters, records, p, s.losing_moves, self.r + 1),
+                };
+                if decided {
+                    self.next.set(p);
+                }
+            }
+        });
+    }
+
     /// The tier's own positions marked in `bits`.
     fn bits(&self, bits: &Bits, packed_of: impl Fn(u64) -> u16 + Sync) -> Result<(), SolveError> {
         bits.for_each_block(ParentBuffers::default, |bufs, positions| {
@@ -779,6 +894,32 @@ fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<P
         Ok(Player(state.turns[i as usize].load(Relaxed)))
     } else {
         Ok(game.turn(TierPosition::new(tier, i))?)
+    }
+}
+
+/// Lowers parent `p`'s counter by `k` children that win for their mover, all known
+/// by remoteness `r - 1`; returns whether this decided `p` (a loss at `r`).
+#[inline]
+fn lower<C: Cell>(counters: &[C], records: &[AtomicU16], p: u64, k: u32, r: u32) -> bool {
+    let counter = &counters[p as usize];
+    let mut cur = counter.get();
+    loop {
+        if cur >= C::DECIDED {
+            return false;
+        }
+        // The counter started at the number of children, and each is counted once.
+        debug_assert!(cur >= k);
+        let new = if cur <= k { C::DECIDED } else { cur - k };
+        match counter.cas(cur, new) {
+            Ok(_) => {
+                if new == C::DECIDED {
+                    counter.settle(records, p as usize, Value::LOSE, r);
+                    return true;
+                }
+                return false;
+            }
+            Err(actual) => cur = actual,
+        }
     }
 }
 

@@ -40,6 +40,8 @@ pub const FLAG_SCORE: u64 = 1 << 6;
 pub const FLAG_TURN_FREE: u64 = 1 << 7;
 /// `GAMESMAN_FLAG_FAST_PATHS_CANONICAL` (header revision 2).
 pub const FLAG_FAST_PATHS_CANONICAL: u64 = 1 << 8;
+/// `GAMESMAN_FLAG_SOLVE_FORWARD` (header revision 3).
+pub const FLAG_SOLVE_FORWARD: u64 = 1 << 9;
 
 /// `GAMESMAN_MESSAGE_CAPACITY`.
 pub const MESSAGE_CAPACITY: usize = 1024;

@@ -568,6 +568,10 @@ impl GameObject for CGame {
         self.fast_canonical()
     }
 
+    fn prefers_forward(&self) -> bool {
+        self.solve_forward()
+    }
+
     fn order_free(&self) -> bool {
         // Only a module that allows concurrent calls promises answers that do not
         // depend on their order (a Classic module's Primitive can read a hash context

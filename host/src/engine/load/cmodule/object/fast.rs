@@ -33,6 +33,11 @@ impl CGame {
         self.flags & abi::FLAG_FAST_PATHS_CANONICAL != 0
     }
 
+    /// Whether the variant asks to be solved by its children (`GAMESMAN_FLAG_SOLVE_FORWARD`).
+    pub(super) fn solve_forward(&self) -> bool {
+        self.flags & abi::FLAG_SOLVE_FORWARD != 0
+    }
+
     /// `scan_position`: `None` when NULL or `GAMESMAN_UNSUPPORTED`.
     pub(super) fn scan(&self, p: TierPosition) -> ObjectResult<Option<(Value, u32)>> {
         let Some(f) = self.table.scan_position else {
