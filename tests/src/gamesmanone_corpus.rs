@@ -230,28 +230,41 @@ fn run_game(
             problems.push(format!("{}: validate found errors:\n{}", e.game, r.stdout));
         }
     }
+    // The layer asks to be solved by its children (GAMESMAN_FLAG_SOLVE_FORWARD); a
+    // game that gives parents is solved by them too, so both ways meet the oracle.
+    let ways: &[&str] = if info["properties"]["max_undo_moves"].as_u64() > Some(0) {
+        &["auto", "undo-moves"]
+    } else {
+        &["auto"]
+    };
     let mut compared = 0;
     for row in oracle.iter().filter(|r| r.cpu <= tools.max_oracle_cpu) {
-        let db = format!("file:{}", dir.join(format!("db{}", row.variant)).display());
-        let v = row.variant.as_str();
-        let args = [
-            "--variant",
-            v,
-            "solve",
-            "--db",
-            &db,
-            "--json",
-            "--threads",
-            "1",
-        ];
-        let s = json(&step(host(&args), solve_bound, "solve")?, "solve")?;
-        let a = step(
-            host(&["--variant", v, "analyze", "--db", &db, "--json"]),
-            solve_bound,
-            "analyze",
-        )?;
-        problems.extend(compare(&e.game, row, &s, &json(&a, "analyze")?, symmetric));
-        let _ = std::fs::remove_dir_all(dir.join(format!("db{}", row.variant)));
+        for &way in ways {
+            let name = format!("db{}-{way}", row.variant);
+            let db = format!("file:{}", dir.join(&name).display());
+            let v = row.variant.as_str();
+            let args = [
+                "--variant",
+                v,
+                "solve",
+                "--db",
+                &db,
+                "--json",
+                "--threads",
+                "1",
+                "--parents",
+                way,
+            ];
+            let s = json(&step(host(&args), solve_bound, "solve")?, "solve")?;
+            let a = step(
+                host(&["--variant", v, "analyze", "--db", &db, "--json"]),
+                solve_bound,
+                "analyze",
+            )?;
+            let game = format!("{} (--parents {way})", e.game);
+            problems.extend(compare(&game, row, &s, &json(&a, "analyze")?, symmetric));
+            let _ = std::fs::remove_dir_all(dir.join(&name));
+        }
         compared += 1;
     }
     Ok((problems, compared))

@@ -1,0 +1,395 @@
+//! The level passes of one tier: wins and losses in increasing remoteness, then
+//! ties. At each level the child tiers' decided positions (or the seeds the scan read
+//! from them) and, in a loopy tier, the tier's own newly decided positions send
+//! their values to their parents; the parents decided by it form the next level.
+//! Levels run in parallel with atomic counters; results do not depend on the thread
+//! count. This file must not scan positions or store anything.
+
+use super::children::ChildTier;
+use super::counters::Cell;
+use super::frontier::{Bits, Level};
+use super::onebyte::RemotenessLog;
+use super::parents::{for_each_parents_warmed, ParentBuffers};
+use super::retrograde::{Flow, TierState, PARENT_CHUNK};
+use super::runs::LevelRuns;
+use super::seeds::{Seed, Seeds};
+use super::SolveError;
+use crate::engine::game::GameHandle;
+use crate::engine::record::{pack, value_of, MAX_REMOTENESS};
+use crate::engine::tier::TierNode;
+use gamesman_plugin_api::{Player, Tier, TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, Ordering::*};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    WinLose,
+    Tie,
+}
+
+/// What the level passes of one tier share.
+pub(super) struct Levels<'a, 'b> {
+    pub(super) game: &'a GameHandle,
+    pub(super) node: &'a TierNode,
+    pub(super) state: &'a TierState,
+    /// One-byte cells: where each level's newly decided positions are written.
+    pub(super) log: Option<&'b mut RemotenessLog>,
+    pub(super) flow: Flow,
+    pub(super) children: &'a [ChildTier],
+    /// The child tiers' values read by the scan, sent instead of `children` when read.
+    pub(super) seeds: Option<&'a Seeds>,
+    /// Positions of the tier decided at the level being sent on.
+    pub(super) now: &'b mut Bits,
+    /// Positions of the tier decided at the next level.
+    pub(super) next: &'b mut Bits,
+}
+
+impl Levels<'_, '_> {
+    /// Wins and losses (from the scan's marks in `now`), then ties (from the records
+    /// of positions the scan decided as ties).
+    pub(super) fn both_phases<C: Cell>(&mut self, counters: &[C]) -> Result<(), SolveError> {
+        self.run(counters, Phase::WinLose)?;
+        self.now.clear();
+        let tie0 = pack(Value::TIE, 0);
+        let records = &self.state.records;
+        self.now
+            .fill(counters.len(), |i| counters[i].packed(records, i) == tie0);
+        self.run(counters, Phase::Tie)
+    }
+
+    /// Processes one phase's frontier in increasing remoteness: at each level the
+    /// child tiers' positions and (in a loopy tier) the tier's own decided positions
+    /// send their values to their parents; parents decided by it form the next level.
+    fn run<C: Cell>(&mut self, counters: &[C], phase: Phase) -> Result<(), SolveError> {
+        let child_levels = match (self.seeds, phase) {
+            (Some(s), Phase::WinLose) => s.wl_levels(),
+            (Some(s), Phase::Tie) => s.tie_levels(),
+            (None, _) => self
+                .children
+                .iter()
+                .map(|cf| match phase {
+                    Phase::WinLose => cf.wl_levels(),
+                    Phase::Tie => cf.tie_levels(),
+                })
+                .max()
+                .unwrap_or(0),
+        };
+        let loopy = self.node.loopy;
+        let mut own = loopy && self.now.any();
+        let mut r = 0u32;
+        while r < child_levels || own {
+            let send = Send {
+                game: self.game,
+                state: self.state,
+                counters,
+                flow: self.flow,
+                r,
+                phase,
+                next: self.next,
+            };
+            // The child tiers' values: as the scan read them, or from their levels.
+            let children = match self.seeds {
+                Some(s) => {
+                    send.seeds(match phase {
+                        Phase::WinLose => s.wins_losses(r),
+                        Phase::Tie => s.ties(r),
+                    });
+                    &[]
+                }
+                None => self.children,
+            };
+            for child in children {
+                match child {
+                    ChildTier::Whole(cf) => {
+                        let level = match phase {
+                            Phase::WinLose => cf.wins_losses(r),
+                            Phase::Tie => cf.ties(r),
+                        };
+                        send.level(cf.tier, level, |i| cf.records.packed(i))?;
+                    }
+                    ChildTier::Streamed(s) => send.runs(&s.runs)?,
+                }
+            }
+            if own {
+                let records = &self.state.records;
+                send.bits(self.now, |i| {
+                    counters[i as usize].packed(records, i as usize)
+                })?;
+            }
+            let more = self.next.any();
+            if more {
+                if let Some(log) = self.log.as_mut() {
+                    log.record(self.next, r + 1)?;
+                }
+            }
+            if more && r + 1 > MAX_REMOTENESS {
+                return Err(SolveError::RemotenessOverflow(self.node.tier));
+            }
+            own = loopy && more;
+            // The level just sent on is done with: its bitmap takes the next level.
+            std::mem::swap(self.now, self.next);
+            self.next.clear();
+            r += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Sends values of positions at remoteness `r` to their parents in the tier being
+/// solved, marking the parents decided by it (at `r + 1`) in `next`.
+struct Send<'a, C> {
+    game: &'a GameHandle,
+    state: &'a TierState,
+    counters: &'a [C],
+    flow: Flow,
+    r: u32,
+    phase: Phase,
+    next: &'a Bits,
+}
+
+impl<C: Cell> Send<'_, C> {
+    /// A level of a child tier (or of any tier, given as a list).
+    // Generic rather than `dyn`: `packed_of` runs once per child position, and
+    // inlined it is a load.
+    fn level(
+        &self,
+        child_tier: Tier,
+        positions: Level<'_>,
+        packed_of: impl Fn(u64) -> u16 + Sync,
+    ) -> Result<(), SolveError> {
+        match positions {
+            Level::Wide(s) => s
+                .par_chunks(PARENT_CHUNK)
+                .try_for_each_init(ParentBuffers::default, |bufs, chunk| {
+                    self.chunk(child_tier, chunk, bufs, &packed_of)
+                }),
+            Level::Narrow(s) => s.par_chunks(PARENT_CHUNK).try_for_each_init(
+                || (ParentBuffers::default(), Vec::with_capacity(PARENT_CHUNK)),
+                |(bufs, wide), chunk| {
+                    wide.clear();
+                    wide.extend(chunk.iter().map(|&i| i as u64));
+                    self.chunk(child_tier, wide, bufs, &packed_of)
+                },
+            ),
+        }
+    }
+
+    /// A level of a streamed child tier: its wins and losses (or ties) at `r`, read
+    /// from its runs a segment at a time. Within a level the updates commute, so
+    /// sending wins before losses decides every parent as the sorted level does.
+    fn runs(&self, runs: &LevelRuns) -> Result<(), SolveError> {
+        let values: &[Value] = match self.phase {
+            Phase::WinLose => &[Value::WIN, Value::LOSE],
+            Phase::Tie => &[Value::TIE],
+        };
+        let mut buf = Vec::new();
+        for &v in values {
+            let packed = pack(v, self.r);
+            runs.for_each_segment(v, self.r, &mut buf, |positions| {
+                positions
+                    .par_chunks(PARENT_CHUNK)
+                    .try_for_each_init(ParentBuffers::default, |bufs, chunk| {
+                        self.chunk(runs.tier, chunk, bufs, &|_| packed)
+                    })
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Seeds of the child tiers' values at this level (`seeds`).
+    fn seeds(&self, seeds: &[Seed]) {
+        let records = &self.state.records;
+        seeds.par_chunks(PARENT_CHUNK).for_each(|chunk| {
+            for s in chunk {
+                let p = s.position as u64;
+                let decided = match self.phase {
+                    Phase::Tie => update(
+                        self.counters,
+                        records,
+                        p,
+                        Value::TIE,
+                        self.r + 1,
+                        self.phase,
+                    ),
+                    Phase::WinLose if s.losing_moves == 0 => update(
+                        self.counters,
+                        records,
+                        p,
+                        Value::WIN,
+                        self.r + 1,
+                        self.phase,
+                    ),
+                    Phase::WinLose => lower(self.counters, records, p, s.losing_moves, self.r + 1),
+                };
+                if decided {
+                    self.next.set(p);
+                }
+            }
+        });
+    }
+
+    /// The tier's own positions marked in `bits`.
+    fn bits(&self, bits: &Bits, packed_of: impl Fn(u64) -> u16 + Sync) -> Result<(), SolveError> {
+        bits.for_each_block(ParentBuffers::default, |bufs, positions| {
+            for chunk in positions.chunks(PARENT_CHUNK) {
+                self.chunk(self.state.tier, chunk, bufs, &packed_of)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// At most `PARENT_CHUNK` positions of `child_tier`.
+    fn chunk(
+        &self,
+        child_tier: Tier,
+        chunk: &[u64],
+        bufs: &mut ParentBuffers,
+        packed_of: &impl Fn(u64) -> u16,
+    ) -> Result<(), SolveError> {
+        let (state, counters, flow) = (self.state, self.counters, self.flow);
+        // The counters of a tier larger than the caches are a miss each, and the
+        // atomic update below waits for its line: ask for the whole chunk's first, so
+        // the misses overlap (a 512-child chunk has a few thousand parents, well
+        // within the second-level cache).
+        let warm = |parents: &[u64]| {
+            for &p in parents {
+                if let Some(cell) = counters.get(p as usize) {
+                    prefetch(cell);
+                }
+            }
+        };
+        for_each_parents_warmed(
+            self.game,
+            state,
+            child_tier,
+            chunk,
+            bufs,
+            warm,
+            |c, found| {
+                if found.is_empty() {
+                    return Ok(());
+                }
+                let child_value = value_of(packed_of(c));
+                let child_turn = if flow == Flow::ByTurn {
+                    Some(turn_of(self.game, state, child_tier, c)?)
+                } else {
+                    None
+                };
+                for &p in found {
+                    if p as usize >= counters.len() {
+                        return Err(SolveError::PastPrefix {
+                            tier: state.tier,
+                            index: p,
+                            prefix: counters.len() as u64,
+                        });
+                    }
+                    let v = match flow {
+                        Flow::Alternate => child_value.invert(),
+                        Flow::Puzzle => child_value,
+                        Flow::ByTurn => {
+                            if Some(Player(state.turns[p as usize].load(Relaxed))) == child_turn {
+                                child_value
+                            } else {
+                                child_value.invert()
+                            }
+                        }
+                    };
+                    if update(counters, &state.records, p, v, self.r + 1, self.phase) {
+                        self.next.set(p);
+                    }
+                }
+                Ok(())
+            },
+        )
+    }
+}
+
+/// Asks the CPU to bring `slot`'s cache line in: a hint, which never faults (nothing
+/// on targets other than x86-64).
+#[inline(always)]
+fn prefetch<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints at a cache line; `slot` is a valid reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+        _mm_prefetch::<_MM_HINT_T1>((slot as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
+fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {
+    if tier == state.tier {
+        Ok(Player(state.turns[i as usize].load(Relaxed)))
+    } else {
+        Ok(game.turn(TierPosition::new(tier, i))?)
+    }
+}
+
+/// Lowers parent `p`'s counter by `k` children that win for their mover, all known
+/// by remoteness `r - 1`; returns whether this decided `p` (a loss at `r`).
+#[inline]
+fn lower<C: Cell>(counters: &[C], records: &[AtomicU16], p: u64, k: u32, r: u32) -> bool {
+    let counter = &counters[p as usize];
+    let mut cur = counter.get();
+    loop {
+        if cur >= C::DECIDED {
+            return false;
+        }
+        // The counter started at the number of children, and each is counted once.
+        debug_assert!(cur >= k);
+        let new = if cur <= k { C::DECIDED } else { cur - k };
+        match counter.cas(cur, new) {
+            Ok(_) => {
+                if new == C::DECIDED {
+                    counter.settle(records, p as usize, Value::LOSE, r);
+                    return true;
+                }
+                return false;
+            }
+            Err(actual) => cur = actual,
+        }
+    }
+}
+
+/// Applies a child's value `v` (from the parent's mover's view) to parent `p`; returns
+/// whether this decided `p` (at remoteness `r`).
+#[inline]
+fn update<C: Cell>(
+    counters: &[C],
+    records: &[AtomicU16],
+    p: u64,
+    v: Value,
+    r: u32,
+    phase: Phase,
+) -> bool {
+    let counter = &counters[p as usize];
+    let mut cur = counter.get();
+    loop {
+        if cur >= C::DECIDED {
+            return false;
+        }
+        let (new, decided_as) = match phase {
+            Phase::Tie => (C::DECIDED, Value::TIE),
+            Phase::WinLose if v == Value::WIN => (C::DECIDED, Value::WIN),
+            Phase::WinLose if v == Value::LOSE => {
+                if cur == 1 {
+                    (C::DECIDED, Value::LOSE)
+                } else {
+                    (cur - 1, Value::UNDECIDED)
+                }
+            }
+            Phase::WinLose => return false,
+        };
+        match counter.cas(cur, new) {
+            Ok(_) => {
+                if new == C::DECIDED {
+                    counter.settle(records, p as usize, decided_as, r);
+                    return true;
+                }
+                return false;
+            }
+            Err(actual) => cur = actual,
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The first pass over a tier: every position is checked (legal, canonical),
+//! primitives and positions without moves are decided at once, the rest get a child
+//! counter. A fused scan also keeps each expanded position's children for the
+//! reverse graph, and a seeded one reads the values of children in child tiers as it
+//! goes (`seeds`). This file must not send values to parents: the level passes do.
+
+use super::counters::Cell;
+use super::frontier::{Bits, ChildFrontier};
+use super::parents::{undeclared, Expanded};
+use super::retrograde::{Tick, TierState};
+use super::seeds::{SeedChunk, Seeds};
+use super::SolveError;
+use crate::engine::game::GameHandle;
+use crate::engine::tier::TierNode;
+use gamesman_plugin_api::ffi::ScanRecord;
+use gamesman_plugin_api::{Tier, TierPosition, Value};
+use rayon::prelude::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Positions per scan call into the module (a multiple of 64: a chunk fills whole
+/// words of the frontier bitmap).
+const SCAN_CHUNK: usize = 2048;
+
+/// First pass: legality, primitives, child counters. Marks the positions decided as
+/// win or lose at remoteness 0 in `wl` (ties are read back from the records later);
+/// returns the number of moves of undecided positions.
+pub(super) fn scan<C: Cell>(
+    game: &GameHandle,
+    node: &TierNode,
+    state: &TierState,
+    counters: &[C],
+    wl: &Bits,
+    keep: Option<Fused<'_>>,
+    tick: Tick<'_>,
+) -> Result<Scanned, SolveError> {
+    let n = counters.len();
+    let chunks = n.div_ceil(SCAN_CHUNK);
+    let max_moves = game.properties().max_moves as usize;
+    let room = if keep.is_some() {
+        FUSED_BATCH * max_moves
+    } else {
+        0
+    };
+    let mut done = (0..chunks)
+        .into_par_iter()
+        .map_init(
+            || {
+                (
+                    vec![ScanRecord::default(); SCAN_CHUNK],
+                    vec![TierPosition::default(); room],
+                    Vec::with_capacity(max_moves),
+                )
+            },
+            |(buf, kids, own), c| -> Result<(u64, Expanded, SeedChunk), SolveError> {
+                let first = c * SCAN_CHUNK;
+                let len = SCAN_CHUNK.min(n - first);
+                let out = &mut buf[..len];
+                let mut kept = Expanded::default();
+                let mut seeds = SeedChunk::default();
+                match keep {
+                    None => game.scan_batch(node.tier, first as u64, out)?,
+                    Some(Fused {
+                        parts,
+                        seeds: fronts,
+                    }) => {
+                        for (b, batch) in out.chunks_mut(FUSED_BATCH).enumerate() {
+                            let start = first + b * FUSED_BATCH;
+                            let kids = &mut kids[..batch.len() * max_moves];
+                            if !game.scan_children_batch(node.tier, start as u64, batch, kids)? {
+                                return Err(SolveError::Module(game.bad_output(
+                                    "scan_children_batch",
+                                    format!("gave no children with its scan from {start}"),
+                                )));
+                            }
+                            let open = batch.iter().filter(|s| open_record(s));
+                            let moves: usize = open.clone().map(|s| s.children as usize).sum();
+                            kept.reserve(game, node, open.count(), moves)?;
+                            let mut at = 0usize;
+                            for (k, s) in batch.iter().enumerate() {
+                                if open_record(s) {
+                                    let m = s.children as usize;
+                                    let p = (start + k) as u64;
+                                    let mine = &kids[at..at + m];
+                                    at += m;
+                                    let Some(fronts) = fronts else {
+                                        kept.push(game, node.tier, p, mine, parts)?;
+                                        continue;
+                                    };
+                                    let tier = node.tier;
+                                    own.clear();
+                                    own.extend(mine.iter().filter(|c| c.tier == tier));
+                                    kept.push(game, tier, p, own, parts)?;
+                                    let other = mine.iter().filter(|c| c.tier != tier).copied();
+                                    seeds
+                                        .add(p as u32, other, fronts)
+                                        .map_err(|c| undeclared(game, tier, c))?;
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut edges = 0u64;
+                for (k, s) in out.iter().enumerate() {
+                    let i = first + k;
+                    if s.value == ScanRecord::SKIP {
+                        counters[i].put(C::SKIP);
+                        continue;
+                    }
+                    if !state.turns.is_empty() {
+                        state.turns[i].store(s.turn, Relaxed);
+                    }
+                    if !state.children.is_empty() {
+                        state.children[i].store(s.children, Relaxed);
+                        let w = i32::try_from(s.winby).map_err(|_| SolveError::WinByOverflow {
+                            position: TierPosition::new(node.tier, i as u64),
+                            winby: s.winby,
+                        })?;
+                        state.leaf_winby[i].store(w, Relaxed);
+                    }
+                    let v = Value(s.value);
+                    let decided = if v != Value::UNDECIDED {
+                        Some(v)
+                    } else if s.children == 0 {
+                        // No moves and not primitive: the player to move loses.
+                        Some(Value::LOSE)
+                    } else {
+                        None
+                    };
+                    match decided {
+                        Some(v) => {
+                            counters[i].put(C::DECIDED);
+                            counters[i].settle(&state.records, i, v, 0);
+                            if v != Value::TIE {
+                                wl.set(i as u64);
+                            }
+                        }
+                        None => {
+                            if s.children >= C::DECIDED {
+                                return Err(SolveError::TooManyChildren {
+                                    position: TierPosition::new(node.tier, i as u64),
+                                    children: s.children,
+                                    max_moves: game.properties().max_moves,
+                                });
+                            }
+                            counters[i].put(s.children);
+                            edges += s.children as u64;
+                        }
+                    }
+                }
+                tick(len as u64);
+                Ok((edges, kept, seeds))
+            },
+        )
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    let edges = done.iter().map(|(e, _, _)| e).sum();
+    let seeds = match keep {
+        Some(Fused { seeds: Some(_), .. }) => {
+            let chunks: Vec<SeedChunk> =
+                done.iter_mut().map(|d| std::mem::take(&mut d.2)).collect();
+            Some(Seeds::gather(&chunks))
+        }
+        _ => None,
+    };
+    let kept = keep.map(|_| done.into_iter().map(|(_, k, _)| k).collect());
+    Ok(Scanned { edges, kept, seeds })
+}
+
+/// What the scan found besides the records: the moves of undecided positions, and
+/// with a fused scan the children it kept and the child tiers' values it read.
+pub(super) struct Scanned {
+    /// Moves of the undecided positions.
+    pub edges: u64,
+    /// The children kept for the reverse graph (a fused scan).
+    pub kept: Option<Vec<Expanded>>,
+    /// The child tiers' values read (a seeded scan).
+    pub seeds: Option<Seeds>,
+}
+
+/// A scan that keeps each position's children: moves into `parts` are kept for the
+/// reverse graph; with `seeds`, only moves within the tier are, and the values of
+/// children in these (whole) child tiers are read at once.
+#[derive(Clone, Copy)]
+pub(super) struct Fused<'a> {
+    /// The tiers the graph holds, with their sizes.
+    pub parts: &'a [(Tier, u64)],
+    /// The whole child tiers whose values are read (seeded), if so.
+    pub seeds: Option<&'a [&'a ChildFrontier]>,
+}
+
+/// Positions per `scan_children_batch` call (its buffer holds `max_moves` children
+/// a position).
+const FUSED_BATCH: usize = 64;
+
+/// Whether a scanned position is expanded: not skipped, not primitive, with moves.
+fn open_record(s: &ScanRecord) -> bool {
+    s.value == Value::UNDECIDED.0 && s.children > 0
+}
