@@ -13,6 +13,12 @@ GamesmanOne's. Libraries are built with plugin-api/c/gamesmanone/build.sh from
 `cargo build --release -p host`). Figures from different runs are not
 comparable on a shared machine; this compares within one run. `only=` keeps the cases
 whose label starts with one of the names given (`only=fsvp,mills`).
+
+On one thread it also runs `floor` (tests/gamesmanone/floor.c, built with cc) in the
+same rounds: the game calls any solver of the unchanged game must make (every index's
+legality and canonical test, every canonical position's primitive value, every
+non-primitive one's children), alone. Its CPU over GamesmanOne's is the least ratio
+any solver could reach; the last two columns give it.
 """
 import os
 import shutil
@@ -58,7 +64,11 @@ def main():
         else:
             rounds = int(arg)
     libs = tempfile.mkdtemp(prefix="g1-bench-libs-")
-    print("game\tthreads\tGamesmanOne CPU s\tours CPU s\tratio\tGamesmanOne peak MiB\tours peak MiB")
+    floor = os.path.join(libs, "floor")
+    subprocess.run(["cc", "-O2", "-I", os.path.join(ROOT, "plugin-api/c"),
+                    os.path.join(ROOT, "tests/gamesmanone/floor.c"), "-o", floor, "-ldl"], check=True)
+    print("game\tthreads\tGamesmanOne CPU s\tours CPU s\tratio\tGamesmanOne peak MiB\tours peak MiB"
+          "\tfloor CPU s\tfloor ratio")
     for source, folder, name, variant, label in CASES:
         if source not in binaries or (only and not label.startswith(only)):
             continue
@@ -69,19 +79,23 @@ def main():
             subprocess.run(["sh", os.path.join(ROOT, "plugin-api/c/gamesmanone/build.sh"), src, folder, lib],
                            check=True)
         for threads in (1, 2):
-            one, ours = [], []
+            one, ours, least = [], [], []
             for _ in range(rounds):
                 scratch = tempfile.mkdtemp(prefix="g1-bench-")
                 env = dict(os.environ, OMP_NUM_THREADS=str(threads))
                 one.append(measure([binary, "--data-path=g", "solve", name, str(variant)], scratch, env))
                 ours.append(measure([HOST, "--plugin", lib, "--variant", str(variant), "solve", "--db",
                                      "file:db", "--threads", str(threads)], scratch, dict(os.environ)))
+                if threads == 1:
+                    least.append(measure([floor, lib, str(variant)], scratch, dict(os.environ)))
                 shutil.rmtree(scratch, ignore_errors=True)
             a = statistics.median(c for c, _ in one)
             b = statistics.median(c for c, _ in ours)
             ratio = f"{b / a:.2f}" if a > 0 else "-"
+            f = statistics.median(c for c, _ in least) if least else None
+            floor_cols = f"{f:.2f}\t{f / a:.2f}" if f is not None and a > 0 else "-\t-"
             print(f"{label}\t{threads}\t{a:.2f}\t{b:.2f}\t{ratio}\t{max(m for _, m in one):.0f}\t"
-                  f"{max(m for _, m in ours):.0f}", flush=True)
+                  f"{max(m for _, m in ours):.0f}\t{floor_cols}", flush=True)
     shutil.rmtree(libs, ignore_errors=True)
 
 

@@ -44,9 +44,10 @@ pub enum ParentMode {
 }
 
 impl ParentMode {
-    /// Whether tiers are solved through a reverse graph: with `Auto`, for a module
-    /// without undo moves or one that asks to be solved by its children
-    /// (`prefers_forward`).
+    /// Whether tiers may be solved through a reverse graph (what the memory plan
+    /// counts): with `Auto`, for a module without undo moves or one that asks to be
+    /// solved by its children (`prefers_forward`; the solver then still takes the
+    /// parents for a tier whose child tiers' values its scan cannot read).
     pub fn uses_graph(self, game: &GameHandle) -> bool {
         match self {
             ParentMode::Forward => true,

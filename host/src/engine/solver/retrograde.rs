@@ -208,8 +208,11 @@ pub fn solve_tier(
 
     // A tier solved through a reverse graph the fastest way (separate counters, every
     // child tier whole in memory) keeps the scan's expansion for the graph, when the
-    // module can give both at once (`scan_children_batch`).
-    let graph = use_graph(game, mode)?;
+    // module can give both at once (`scan_children_batch`). In a two-player game
+    // without WinBy, the values of the children in child tiers are then read as the
+    // scan expands each position (`seeds`), and the graph holds only the tier's moves
+    // within itself. A module that asks for it (`prefers_forward`) is solved so even
+    // though it gives undo moves, when all of this holds; otherwise by its parents.
     let fronts: Vec<&ChildFrontier> = children
         .iter()
         .filter_map(|c| match c {
@@ -219,11 +222,10 @@ pub fn solve_tier(
         .collect();
     let whole = fronts.len() == children.len()
         && matches!(state.counters, Counters::Narrow(_) | Counters::Wide(_));
-    let fused = graph && whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])?;
-    // With the scan's children and every child tier in memory, the values of the
-    // children in child tiers are read as the scan expands each position (`seeds`):
-    // the graph then holds only the tier's moves within itself.
-    let seeded = fused && flow == Flow::Alternate && !winby && node.stored <= u32::MAX as u64;
+    let fusable = whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])?;
+    let seedable = fusable && flow == Flow::Alternate && !winby && node.stored <= u32::MAX as u64;
+    let graph = use_graph(game, mode, seedable)?;
+    let (fused, seeded) = (graph && fusable, graph && seedable);
     let parts = match (graph, seeded) {
         (false, _) => None,
         (true, false) => Some(graph_tiers(game, node)?),
@@ -356,12 +358,15 @@ fn finish<C: Cell>(records: &[AtomicU16], counters: &[C]) {
         });
 }
 
-/// Whether this solve builds a reverse graph instead of calling undo moves.
-fn use_graph(game: &GameHandle, mode: ParentMode) -> Result<bool, SolveError> {
+/// Whether this tier is solved through a reverse graph: as `ParentMode::uses_graph`
+/// says, except that a module with undo moves that prefers its children is solved
+/// by them only where the scan can read the child tiers' values (`seedable`).
+fn use_graph(game: &GameHandle, mode: ParentMode, seedable: bool) -> Result<bool, SolveError> {
     match mode {
         ParentMode::UndoMoves if !game.has_undo_moves() => {
             Err(SolveError::NoUndoMoves(game.module_name().to_string()))
         }
+        ParentMode::Auto if game.has_undo_moves() => Ok(game.prefers_forward() && seedable),
         _ => Ok(mode.uses_graph(game)),
     }
 }
