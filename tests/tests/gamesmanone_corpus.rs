@@ -113,6 +113,7 @@ fn every_gamesmanone_game_builds_validates_and_solves_to_gamesmanones_values() {
     );
     let problems = Mutex::new(Vec::new());
     let compared = Mutex::new(0usize);
+    let by_parents = Mutex::new(0usize);
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
@@ -120,9 +121,10 @@ fn every_gamesmanone_game_builds_validates_and_solves_to_gamesmanones_values() {
                     break;
                 };
                 let rows = oracle.get(&e.game).map(Vec::as_slice).unwrap_or(&[]);
-                let (found, n) = check_game(&e, rows, &tools);
+                let (found, n, p) = check_game(&e, rows, &tools);
                 problems.lock().expect("problems").extend(found);
                 *compared.lock().expect("count") += n;
+                *by_parents.lock().expect("count") += p;
             });
         }
     });
@@ -144,4 +146,10 @@ fn every_gamesmanone_game_builds_validates_and_solves_to_gamesmanones_values() {
         "every oracle row in bounds must be compared"
     );
     assert!(compared >= 10, "only {compared} variants compared");
+    // Quixo and mttt give parents: the layer's undo moves must still solve them.
+    let by_parents = by_parents.into_inner().expect("count");
+    assert!(
+        by_parents >= 2,
+        "only {by_parents} variants solved by their parents (--parents undo-moves)"
+    );
 }
