@@ -71,66 +71,73 @@ struct Order {
     tie_starts: Vec<usize>,
 }
 
-/// Counting sort of the positions `keep` accepts by remoteness, into `order` (its
-/// length the number kept); returns the start of each remoteness.
-fn place<T: Copy + Default>(
-    records: &TierRecords,
-    keep: &impl Fn(Value) -> bool,
-    counts: &[usize],
-    index: impl Fn(usize) -> T,
+/// Counting sort of `(level, item)` pairs by level, walking `pairs` twice (counts,
+/// then places): the items in level order, and the start of each level with one more
+/// entry, the end of the last (`level_range` reads a level back).
+pub(super) fn sort_by_level<T: Copy + Default>(
+    pairs: impl Iterator<Item = (usize, T)> + Clone,
 ) -> (Vec<T>, Vec<usize>) {
+    let mut counts: Vec<usize> = Vec::new();
+    for (r, _) in pairs.clone() {
+        if r >= counts.len() {
+            counts.resize(r + 1, 0);
+        }
+        counts[r] += 1;
+    }
     let mut starts = Vec::with_capacity(counts.len() + 1);
     let mut total = 0;
-    for c in counts {
+    for c in &counts {
         starts.push(total);
         total += c;
     }
     starts.push(total);
     let mut next = starts.clone();
     let mut order = vec![T::default(); total];
-    for (i, &p) in records.values.iter().enumerate() {
-        if keep(value_of(p)) {
-            let r = remoteness_of(p) as usize;
-            order[next[r]] = index(i);
-            next[r] += 1;
-        }
+    for (r, item) in pairs {
+        order[next[r]] = item;
+        next[r] += 1;
     }
     (order, starts)
 }
 
+/// The range of level `r` in the order `sort_by_level` gave `starts` for (empty past
+/// the last level).
+pub(super) fn level_range(starts: &[usize], r: u32) -> std::ops::Range<usize> {
+    let r = r as usize;
+    if r + 1 >= starts.len() {
+        0..0
+    } else {
+        starts[r]..starts[r + 1]
+    }
+}
+
+/// The positions `keep` accepts, sorted by remoteness.
 fn sort_by_remoteness(
     records: &TierRecords,
     keep: impl Fn(Value) -> bool,
 ) -> (Indices, Vec<usize>) {
-    let mut counts: Vec<usize> = Vec::new();
-    for &p in &records.values {
-        if keep(value_of(p)) {
-            let r = remoteness_of(p) as usize;
-            if r >= counts.len() {
-                counts.resize(r + 1, 0);
-            }
-            counts[r] += 1;
-        }
-    }
+    let kept = || {
+        records
+            .values
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| keep(value_of(p)))
+            .map(|(i, &p)| (remoteness_of(p) as usize, i))
+    };
     if records.values.len() as u64 <= 1 << 32 {
-        let (o, s) = place(records, &keep, &counts, |i| i as u32);
+        let (o, s) = sort_by_level(kept().map(|(r, i)| (r, i as u32)));
         (Indices::Narrow(o), s)
     } else {
-        let (o, s) = place(records, &keep, &counts, |i| i as u64);
+        let (o, s) = sort_by_level(kept().map(|(r, i)| (r, i as u64)));
         (Indices::Wide(o), s)
     }
 }
 
 fn level<'a>(order: &'a Indices, starts: &[usize], r: u32) -> Level<'a> {
-    let r = r as usize;
-    let (a, b) = if r + 1 >= starts.len() {
-        (0, 0)
-    } else {
-        (starts[r], starts[r + 1])
-    };
+    let range = level_range(starts, r);
     match order {
-        Indices::Narrow(v) => Level::Narrow(&v[a..b]),
-        Indices::Wide(v) => Level::Wide(&v[a..b]),
+        Indices::Narrow(v) => Level::Narrow(&v[range]),
+        Indices::Wide(v) => Level::Wide(&v[range]),
     }
 }
 

@@ -202,25 +202,12 @@ impl<C: Cell> Send<'_, C> {
         seeds.par_chunks(PARENT_CHUNK).for_each(|chunk| {
             for s in chunk {
                 let p = s.position as u64;
-                let decided = match self.phase {
-                    Phase::Tie => update(
-                        self.counters,
-                        records,
-                        p,
-                        Value::TIE,
-                        self.r + 1,
-                        self.phase,
-                    ),
-                    Phase::WinLose if s.losing_moves == 0 => update(
-                        self.counters,
-                        records,
-                        p,
-                        Value::WIN,
-                        self.r + 1,
-                        self.phase,
-                    ),
-                    Phase::WinLose => lower(self.counters, records, p, s.losing_moves, self.r + 1),
+                let child = match self.phase {
+                    Phase::Tie => (Value::TIE, 1),
+                    Phase::WinLose if s.losing_moves == 0 => (Value::WIN, 1),
+                    Phase::WinLose => (Value::LOSE, s.losing_moves),
                 };
+                let decided = update(self.counters, records, p, child, self.r + 1, self.phase);
                 if decided {
                     self.next.set(p);
                 }
@@ -294,7 +281,7 @@ impl<C: Cell> Send<'_, C> {
                             }
                         }
                     };
-                    if update(counters, &state.records, p, v, self.r + 1, self.phase) {
+                    if update(counters, &state.records, p, (v, 1), self.r + 1, self.phase) {
                         self.next.set(p);
                     }
                 }
@@ -326,40 +313,15 @@ fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<P
     }
 }
 
-/// Lowers parent `p`'s counter by `k` children that win for their mover, all known
-/// by remoteness `r - 1`; returns whether this decided `p` (a loss at `r`).
-#[inline]
-fn lower<C: Cell>(counters: &[C], records: &[AtomicU16], p: u64, k: u32, r: u32) -> bool {
-    let counter = &counters[p as usize];
-    let mut cur = counter.get();
-    loop {
-        if cur >= C::DECIDED {
-            return false;
-        }
-        // The counter started at the number of children, and each is counted once.
-        debug_assert!(cur >= k);
-        let new = if cur <= k { C::DECIDED } else { cur - k };
-        match counter.cas(cur, new) {
-            Ok(_) => {
-                if new == C::DECIDED {
-                    counter.settle(records, p as usize, Value::LOSE, r);
-                    return true;
-                }
-                return false;
-            }
-            Err(actual) => cur = actual,
-        }
-    }
-}
-
-/// Applies a child's value `v` (from the parent's mover's view) to parent `p`; returns
+/// Applies the value `v` (from the parent's mover's view) of `moves` of parent `p`'s
+/// children to it (several at once only for losses the scan read, `seeds`); returns
 /// whether this decided `p` (at remoteness `r`).
 #[inline]
 fn update<C: Cell>(
     counters: &[C],
     records: &[AtomicU16],
     p: u64,
-    v: Value,
+    (v, moves): (Value, u32),
     r: u32,
     phase: Phase,
 ) -> bool {
@@ -373,10 +335,12 @@ fn update<C: Cell>(
             Phase::Tie => (C::DECIDED, Value::TIE),
             Phase::WinLose if v == Value::WIN => (C::DECIDED, Value::WIN),
             Phase::WinLose if v == Value::LOSE => {
-                if cur == 1 {
+                // The counter started at the number of children, each counted once.
+                debug_assert!(cur >= moves);
+                if cur <= moves {
                     (C::DECIDED, Value::LOSE)
                 } else {
-                    (cur - 1, Value::UNDECIDED)
+                    (cur - moves, Value::UNDECIDED)
                 }
             }
             Phase::WinLose => return false,

@@ -225,7 +225,7 @@ pub fn solve_tier(
     let fusable = whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])?;
     let seedable = fusable && flow == Flow::Alternate && !winby && node.stored <= u32::MAX as u64;
     let graph = use_graph(game, mode, seedable)?;
-    let (fused, seeded) = (graph && fusable, graph && seedable);
+    let seeded = graph && seedable;
     let parts = match (graph, seeded) {
         (false, _) => None,
         (true, false) => Some(graph_tiers(game, node)?),
@@ -233,7 +233,7 @@ pub fn solve_tier(
         (true, true) => Some(Vec::new()),
     };
     let fused = match &parts {
-        Some(p) if fused => Some(Fused {
+        Some(p) if fusable => Some(Fused {
             parts: p.as_slice(),
             seeds: if seeded {
                 Some(fronts.as_slice())

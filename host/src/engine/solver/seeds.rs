@@ -15,12 +15,12 @@
 //! Used only for two-player alternating games without WinBy (a child's value is
 //! then always inverted). This file must not decide values: the level passes do.
 
-use super::frontier::ChildFrontier;
+use super::frontier::{level_range, sort_by_level, ChildFrontier};
 use crate::engine::record::{remoteness_of, value_of};
 use gamesman_plugin_api::{TierPosition, Value};
 
 /// What the seeds of one phase ask for at a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seed {
     /// The position of the tier being solved.
     pub position: u32,
@@ -110,43 +110,15 @@ struct ByLevel {
 }
 
 impl ByLevel {
-    /// Counting sort of the chunks' seeds by level.
+    /// The chunks' seeds, sorted by level.
     fn gather<'a>(chunks: impl Iterator<Item = &'a [(u32, Seed)]> + Clone) -> ByLevel {
-        let mut counts: Vec<usize> = Vec::new();
-        for &(r, _) in chunks.clone().flatten() {
-            if r as usize >= counts.len() {
-                counts.resize(r as usize + 1, 0);
-            }
-            counts[r as usize] += 1;
-        }
-        let mut starts = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0;
-        for c in &counts {
-            starts.push(total);
-            total += c;
-        }
-        starts.push(total);
-        let mut next = starts.clone();
-        let mut seeds = vec![
-            Seed {
-                position: 0,
-                losing_moves: 0
-            };
-            total
-        ];
-        for &(r, s) in chunks.flatten() {
-            seeds[next[r as usize]] = s;
-            next[r as usize] += 1;
-        }
+        let pairs = chunks.flatten().map(|&(r, s)| (r as usize, s));
+        let (seeds, starts) = sort_by_level(pairs);
         ByLevel { seeds, starts }
     }
 
     fn at(&self, r: u32) -> &[Seed] {
-        let r = r as usize;
-        if r + 1 >= self.starts.len() {
-            return &[];
-        }
-        &self.seeds[self.starts[r]..self.starts[r + 1]]
+        &self.seeds[level_range(&self.starts, r)]
     }
 
     fn levels(&self) -> u32 {
