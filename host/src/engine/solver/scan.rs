@@ -59,10 +59,7 @@ pub(super) fn scan<C: Cell>(
                 let mut seeds = SeedChunk::default();
                 match keep {
                     None => game.scan_batch(node.tier, first as u64, out)?,
-                    Some(Fused {
-                        parts,
-                        seeds: fronts,
-                    }) => {
+                    Some(fused) => {
                         for (b, batch) in out.chunks_mut(FUSED_BATCH).enumerate() {
                             let start = first + b * FUSED_BATCH;
                             let kids = &mut kids[..batch.len() * max_moves];
@@ -72,30 +69,12 @@ pub(super) fn scan<C: Cell>(
                                     format!("gave no children with its scan from {start}"),
                                 )));
                             }
-                            let open = batch.iter().filter(|s| open_record(s));
-                            let moves: usize = open.clone().map(|s| s.children as usize).sum();
-                            kept.reserve(game, node, open.count(), moves)?;
-                            let mut at = 0usize;
-                            for (k, s) in batch.iter().enumerate() {
-                                if open_record(s) {
-                                    let m = s.children as usize;
-                                    let p = (start + k) as u64;
-                                    let mine = &kids[at..at + m];
-                                    at += m;
-                                    let Some(fronts) = fronts else {
-                                        kept.push(game, node.tier, p, mine, parts)?;
-                                        continue;
-                                    };
-                                    let tier = node.tier;
-                                    own.clear();
-                                    own.extend(mine.iter().filter(|c| c.tier == tier));
-                                    kept.push(game, tier, p, own, parts)?;
-                                    let other = mine.iter().filter(|c| c.tier != tier).copied();
-                                    seeds
-                                        .add(p as u32, other, fronts)
-                                        .map_err(|c| undeclared(game, tier, c))?;
-                                }
-                            }
+                            let batch = Batch {
+                                start: start as u64,
+                                records: batch,
+                                kids,
+                            };
+                            batch.keep(game, node, fused, &mut kept, &mut seeds, own)?;
                         }
                     }
                 }
@@ -185,6 +164,65 @@ pub(super) struct Fused<'a> {
     pub parts: &'a [(Tier, u64)],
     /// The whole child tiers whose values are read (seeded), if so.
     pub seeds: Option<&'a [&'a ChildFrontier]>,
+}
+
+/// One `scan_children_batch` call's records, from position `start`, and the children
+/// of its expanded positions one list after another.
+struct Batch<'a> {
+    start: u64,
+    records: &'a [ScanRecord],
+    kids: &'a [TierPosition],
+}
+
+impl Batch<'_> {
+    /// Keeps the expanded positions' children for the graph in `kept`; seeded, only
+    /// those within the tier, and the values of the others folded into `seeds`
+    /// (`own` is scratch room for one position's moves).
+    fn keep(
+        &self,
+        game: &GameHandle,
+        node: &TierNode,
+        fused: Fused<'_>,
+        kept: &mut Expanded,
+        seeds: &mut SeedChunk,
+        own: &mut Vec<TierPosition>,
+    ) -> Result<(), SolveError> {
+        let tier = node.tier;
+        let open = self.records.iter().filter(|s| open_record(s));
+        let total: usize = open.clone().map(|s| s.children as usize).sum();
+        let kids = &self.kids[..total];
+        // Room for exactly what is kept: seeded, the moves within the tier only, and
+        // at most one seed a phase for each expanded position.
+        let moves = match fused.seeds {
+            Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
+            None => total,
+        };
+        kept.reserve(game, node, open.clone().count(), moves)?;
+        if fused.seeds.is_some() {
+            seeds.reserve(game, node, open.count())?;
+        }
+        let mut at = 0usize;
+        for (k, s) in self.records.iter().enumerate() {
+            if !open_record(s) {
+                continue;
+            }
+            let mine = &kids[at..at + s.children as usize];
+            at += mine.len();
+            let p = self.start + k as u64;
+            let Some(fronts) = fused.seeds else {
+                kept.push(game, tier, p, mine, fused.parts)?;
+                continue;
+            };
+            own.clear();
+            own.extend(mine.iter().filter(|c| c.tier == tier));
+            kept.push(game, tier, p, own, fused.parts)?;
+            let other = mine.iter().filter(|c| c.tier != tier).copied();
+            seeds
+                .add(p as u32, other, fronts)
+                .map_err(|c| undeclared(game, tier, c))?;
+        }
+        Ok(())
+    }
 }
 
 /// Positions per `scan_children_batch` call (its buffer holds `max_moves` children

@@ -16,7 +16,11 @@
 //! then always inverted). This file must not decide values: the level passes do.
 
 use super::frontier::{level_range, sort_by_level, ChildFrontier};
+use super::memory::grow;
+use super::SolveError;
+use crate::engine::game::GameHandle;
 use crate::engine::record::{remoteness_of, value_of};
+use crate::engine::tier::TierNode;
 use gamesman_plugin_api::{TierPosition, Value};
 
 /// What the seeds of one phase ask for at a level.
@@ -37,6 +41,18 @@ pub struct SeedChunk {
 }
 
 impl SeedChunk {
+    /// Room for the seeds of `positions` more positions (at most one a phase each; the
+    /// error names the tier when memory runs out).
+    pub fn reserve(
+        &mut self,
+        game: &GameHandle,
+        node: &TierNode,
+        positions: usize,
+    ) -> Result<(), SolveError> {
+        grow(game, node, "seeds", &mut self.wl, positions)?;
+        grow(game, node, "seeds", &mut self.tie, positions)
+    }
+
     /// Folds the values of position `p`'s children in child tiers (`kids`, each
     /// found in `children`) into its seeds. A child in no child tier given is
     /// returned as an error for the caller to report; one past its tier's stored
