@@ -5,7 +5,8 @@
 
 use clap::{CommandFactory, Parser};
 use gamesman_host::cli::analyze::AnalyzeArgs;
-use gamesman_host::cli::args::{Cli, Command, DbCommand};
+use gamesman_host::cli::args::{BenchCommand, Cli, Command, DbCommand};
+use gamesman_host::cli::bench::FloorArgs;
 use gamesman_host::cli::export::ExportArgs;
 use gamesman_host::cli::install::InstallArgs;
 use gamesman_host::cli::play::PlayArgs;
@@ -324,6 +325,27 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 json,
             };
             cli::export::run(&game, &inv, &choice, &args)?;
+        }
+        Command::Bench(BenchCommand::Floor {
+            endgame,
+            tier,
+            solve,
+            threads,
+            json,
+        }) => {
+            let threads_used = threads::configure(threads).map_err(CliError::Usage)?;
+            let args = FloorArgs {
+                scope: match (endgame, tier) {
+                    (Some(k), _) => solver::Scope::Endgame(k),
+                    (None, Some(t)) => solver::Scope::Tier(t),
+                    (None, None) => solver::Scope::Whole,
+                },
+                solve,
+                threads,
+                threads_used,
+                json,
+            };
+            cli::bench::run(&game, &module.path, &args)?;
         }
         Command::Db(DbCommand::Copy { src, dst }) => {
             cli::dbcopy::run(&game, &src, &dst, cli.cache.as_deref())?;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const COMMANDS: [&str; 10] = [
+const COMMANDS: [&str; 11] = [
     "info",
     "solve",
     "play",
@@ -20,6 +20,7 @@ const COMMANDS: [&str; 10] = [
     "install-plugin",
     "completions",
     "man",
+    "bench",
 ];
 
 fn host(args: &[&str]) -> RunOutput {

@@ -283,6 +283,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure the module: `bench floor` times the calls any solver of it must make.
+    #[command(subcommand, after_help = help::BENCH)]
+    Bench(BenchCommand),
     /// Work on databases as a whole: `db copy SRC DST` copies the variant's tiers.
     #[command(subcommand, after_help = help::DB)]
     Db(DbCommand),
@@ -341,6 +344,33 @@ pub enum Command {
 }
 
 #[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Time, alone, the module calls any solver must make (every index's scan, each
+    /// undecided position's children, or its parents through undo moves), tier by
+    /// tier; with --solve, solve the same tiers into a scratch database and print the
+    /// solve's CPU against this floor.
+    #[command(after_help = help::BENCH_FLOOR)]
+    Floor {
+        /// Only the tiers within K steps of the game's end (as `solve --endgame K`).
+        #[arg(long, value_name = "K", conflicts_with = "tier")]
+        endgame: Option<usize>,
+        /// Only the named tier and every tier below it (as `solve --tier NAME`).
+        #[arg(long, value_name = "NAME")]
+        tier: Option<String>,
+        /// Also solve the same tiers (into a scratch database, `--verify off`) and
+        /// print the solve's CPU, its peak memory, and its ratio to the floor.
+        #[arg(long)]
+        solve: bool,
+        /// Worker threads for both (default: one per core).
+        #[arg(long, value_parser = threads::parse_arg)]
+        threads: Option<usize>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
 pub enum DbCommand {
     /// Copy the variant's tiers from one database to another (file:, http://, a
     /// directory), each read whole with its checksum verified and written atomically.
@@ -395,7 +425,8 @@ impl Command {
             | Command::Analyze { json, .. }
             | Command::Export { json, .. }
             | Command::List { json }
-            | Command::InstallPlugin { json, .. } => *json,
+            | Command::InstallPlugin { json, .. }
+            | Command::Bench(BenchCommand::Floor { json, .. }) => *json,
             Command::Verify { .. }
             | Command::Serve { .. }
             | Command::Db(_)

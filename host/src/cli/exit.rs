@@ -11,6 +11,7 @@ use crate::engine::ask::info::InfoError;
 use crate::engine::ask::query::QueryError;
 use crate::engine::ask::ranking::RankError;
 use crate::engine::db::DbError;
+use crate::engine::floor::FloorError;
 use crate::engine::game::ModuleError;
 use crate::engine::load::data_dir::NoDataDir;
 use crate::engine::load::loader::LoadError;
@@ -124,6 +125,10 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         });
     }
     if e.is::<LoadError>() || e.is::<FindError>() || e.is::<ModuleError>() {
+        return Some(Exit::Module);
+    }
+    if e.is::<FloorError>() {
+        // Either a failed call or answers that disagree: the module's fault.
         return Some(Exit::Module);
     }
     if e.is::<NoDataDir>() {

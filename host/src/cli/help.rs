@@ -56,6 +56,23 @@ Examples:
 Every record of every tier is checked against its children's records; a database
 copied from another machine or an older build is then known to be right.";
 
+/// After `bench --help`.
+pub const BENCH: &str = "\
+Examples:
+  host --plugin quixo --variant 4x4 bench floor --solve      the solve against its floor";
+
+/// After `bench floor --help`.
+pub const BENCH_FLOOR: &str = "\
+The floor of a tier is the cheapest complete way to make its calls: the scan plus the
+children of every undecided position, the module's fused scan with children, or the
+scan plus the parents of every canonical position (modules with undo moves). It is what
+the module costs any solver; a solve's CPU over it is what the solver adds.
+CPU is user + system time of every thread; the solve runs as a child process.
+
+Examples:
+  host --plugin mtttier bench floor
+  host --plugin quixo --variant 5x5 bench floor --endgame 2 --solve --threads 1 --json";
+
 /// After `db --help`.
 pub const DB: &str = "\
 Examples:

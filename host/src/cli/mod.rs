@@ -23,6 +23,7 @@ macro_rules! out {
 
 pub mod analyze;
 pub mod args;
+pub mod bench;
 pub mod dbcopy;
 pub mod docs;
 pub mod exit;

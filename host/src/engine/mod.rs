@@ -7,6 +7,7 @@
 
 pub mod ask;
 pub mod db;
+pub mod floor;
 pub mod game;
 pub mod load;
 pub mod marks;
