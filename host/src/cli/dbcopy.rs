@@ -34,6 +34,16 @@ fn copy(game: &GameHandle, src: &str, dst: &str, cache: Option<&str>) -> anyhow:
     super::verify_fetch::prepare(game, src, cache)?;
     let from = db::open_cached(src, cache, &key)?;
     let to = db::open_for_writing(dst, &key, LockWait::Wait)?;
+    // Temporaries of copies and solves that were killed are reclaimed here too, as
+    // `export` reclaims its own: only those whose process is gone.
+    let reclaimed = to.remove_temporaries()?;
+    if reclaimed > 0 {
+        log::info!(
+            "removed {} temporary files left in {} by stopped copies or solves",
+            count(reclaimed as u64),
+            to.describe()
+        );
+    }
     let graph = TierGraph::discover(game)?;
     let stored = from.stored_tiers()?;
     if stored.is_empty() {

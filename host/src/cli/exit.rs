@@ -161,6 +161,9 @@ fn kind_of(e: &(dyn std::error::Error + 'static)) -> Option<Exit> {
             _ => Exit::Solve,
         });
     }
+    if e.is::<super::solve::PlanDoesNotFit>() {
+        return Some(Exit::Solve);
+    }
     if let Some(e) = e.downcast_ref::<AnalyzeError>() {
         return Some(match e {
             AnalyzeError::Module(_) | AnalyzeError::Reach(_) => Exit::Module,
@@ -246,11 +249,21 @@ pub fn classify(e: &anyhow::Error) -> Exit {
 /// The JSON form of an error.
 pub fn json(e: &anyhow::Error) -> serde_json::Value {
     let kind = classify(e);
-    serde_json::json!({
+    let mut j = serde_json::json!({
         "error": error_paragraph(e.as_ref()),
         "kind": kind.name(),
         "exit_code": kind.code(),
-    })
+    });
+    // `solve --plan --json` that does not fit: the plan too, in the same object.
+    if let Some(serde_json::Value::Object(plan)) = e
+        .downcast_ref::<super::solve::PlanDoesNotFit>()
+        .and_then(|p| p.plan.as_ref())
+    {
+        for (k, v) in plan {
+            j[k] = v.clone();
+        }
+    }
+    j
 }
 
 /// Reports `e` (stderr, or stdout as JSON) and returns the exit code it calls for. A

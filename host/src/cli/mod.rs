@@ -28,6 +28,7 @@ pub mod dbcopy;
 pub mod docs;
 pub mod exit;
 pub mod export;
+pub mod fresh_dirs;
 pub mod help;
 pub mod install;
 pub mod list;

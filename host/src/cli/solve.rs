@@ -223,6 +223,23 @@ pub fn run(
     if let solver::Scope::Tier(_) = &args.options.scope {
         solver::graph_of(game, &args.options.scope)?;
     }
+    // The directories this solve creates: removed again if it is refused or fails
+    // before storing anything, so a refused solve leaves no empty database behind.
+    let fresh = super::fresh_dirs::missing(&choice.resource, &game_key(game));
+    let solved = solve_into(game, choice, args);
+    if solved.is_err() {
+        super::fresh_dirs::remove_empty(&fresh);
+    }
+    let (report, reachable) = solved?;
+    print(game, choice, &report, reachable, args)
+}
+
+/// Opens the database as its only writer and solves into it.
+fn solve_into(
+    game: &GameHandle,
+    choice: &DbChoice,
+    args: &SolveArgs,
+) -> anyhow::Result<(SolveReport, Option<ReachableSummary>)> {
     // The only writer, and a writable place, before any work.
     let db = db::open_for_writing(&choice.resource, &game_key(game), args.wait)?;
     let n = rayon::current_num_threads();
@@ -252,7 +269,7 @@ pub fn run(
         let r = solver::solve(game, db.as_ref(), &args.options, progress.as_ref())?;
         (r, None)
     };
-    print(game, choice, &report, reachable, args)
+    Ok((report, reachable))
 }
 
 /// Prints the summary of a finished solve.
@@ -297,9 +314,24 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
         fits: plan.tiers.iter().all(|t| t.fits),
         tiers: plan.tiers.clone(),
     };
+    let over: Vec<String> = s
+        .tiers
+        .iter()
+        .filter(|t| !t.fits)
+        .map(|t| t.name.clone())
+        .collect();
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&s)?)?;
-        return Ok(());
+        if over.is_empty() {
+            outln!("{}", serde_json::to_string_pretty(&s)?)?;
+            return Ok(());
+        }
+        // One JSON object: the error's, carrying the plan.
+        return Err(PlanDoesNotFit {
+            over,
+            tiers: s.tiers.len(),
+            plan: Some(serde_json::to_value(&s)?),
+        }
+        .into());
     }
     let b = solver::memory::bytes;
     let mut text = format!(
@@ -326,20 +358,27 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
             if t.fits { "" } else { "  does not fit" }
         ));
     }
-    let over: Vec<&str> = s
-        .tiers
-        .iter()
-        .filter(|t| !t.fits)
-        .map(|t| t.name.as_str())
-        .collect();
-    if !over.is_empty() {
-        text.push_str(&format!(
-            "{} of {} tiers do not fit the budget even in the leanest way: {}\n",
-            over.len(),
-            s.tiers.len(),
-            over.join(", ")
-        ));
-    }
     out!("{text}")?;
+    if !over.is_empty() {
+        return Err(PlanDoesNotFit {
+            over,
+            tiers: s.tiers.len(),
+            plan: None,
+        }
+        .into());
+    }
     Ok(())
+}
+
+/// `solve --plan` found tiers that do not fit the budget in any way (exit 5, as the
+/// solve itself would end).
+#[derive(Debug, thiserror::Error)]
+#[error("{} of {tiers} tiers do not fit the budget even in the leanest way: {}; a solve would be refused (raise --memory-limit, or solve on a larger machine)", over.len(), over.join(", "))]
+pub struct PlanDoesNotFit {
+    /// The tiers that do not fit.
+    pub over: Vec<String>,
+    /// Tiers in the plan.
+    pub tiers: usize,
+    /// With `--json`, the plan, carried in the error's JSON object.
+    pub plan: Option<serde_json::Value>,
 }

@@ -39,33 +39,66 @@ name=$2
 out=$3
 layer=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 api=$(dirname -- "$layer")
+# GAME is one folder name: no slash, no dot-only name (nothing outside SRC/games/).
+case $name in
+    '' | . | .. | */*)
+        echo "$0: GAME must be the name of one folder of SRC/games/, not '$name'" >&2
+        exit 2
+        ;;
+esac
+if [ ! -d "$src" ]; then
+    echo "$0: SRC '$src' is not a directory" >&2
+    exit 2
+fi
+# Absolute, so no path below can be read as a compiler option (a SRC named -x...).
+src=$(CDPATH= cd -- "$src" && pwd)
 dir=$src/games/$name
 if [ ! -f "$dir/CMakeLists.txt" ]; then
     echo "$0: $dir/CMakeLists.txt not found: GAME must be a folder of SRC/games/ with its CMake list" >&2
     exit 2
 fi
 
-# The SOURCES of the game's CMake list (`${CMAKE_CURRENT_SOURCE_DIR}/x.c`).
-sources=$(sed -n '/set(SOURCES/,/)/p' "$dir/CMakeLists.txt" |
+# The SOURCES of the game's CMake list (`${CMAKE_CURRENT_SOURCE_DIR}/x.c`), as names
+# relative to the game's folder: no path is ever put into a sed program or split on
+# spaces. Only plain names ([A-Za-z0-9_./-]) are taken, and none with a `..` part.
+relative=$(sed -n '/set(SOURCES/,/)/p' "$dir/CMakeLists.txt" |
     grep -o '{CMAKE_CURRENT_SOURCE_DIR}/[A-Za-z0-9_./-]*\.c' |
-    sed "s|{CMAKE_CURRENT_SOURCE_DIR}|$dir|")
-if [ -z "$sources" ]; then
+    cut -c 28-)
+if [ -z "$relative" ]; then
     echo "$0: no SOURCES in $dir/CMakeLists.txt" >&2
     exit 2
 fi
-object=$(cat "$dir"/*.h | grep -o 'extern const Game k[A-Za-z0-9_]*' | head -n 1 | sed 's/extern const Game //')
+object=$(cat "$dir"/*.h | grep -o 'extern const Game k[A-Za-z0-9_]*' | head -n 1 | cut -c 19-)
 if [ -z "$object" ]; then
     echo "$0: no 'extern const Game kName;' in $dir/*.h" >&2
     exit 2
 fi
 
+# The compiler's arguments, each one word whatever the paths hold: the sources go
+# into "$@" (a plain name per line of $relative, never split on anything else).
+set --
+old_ifs=$IFS
+IFS='
+'
+for f in $relative; do
+    case /$f/ in
+        */../*)
+            IFS=$old_ifs
+            echo "$0: SOURCES of $dir/CMakeLists.txt name '$f', outside the game's folder" >&2
+            exit 2
+            ;;
+    esac
+    set -- "$@" "$dir/$f"
+done
+IFS=$old_ifs
+
 x86=""
-if cat $sources "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
+if cat "$@" "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
     x86="-msse4.1 -mbmi -mbmi2 -mpopcnt"
 fi
 
-# shellcheck disable=SC2086 # word splitting of the lists is intended
+# shellcheck disable=SC2086 # word splitting of CC, CFLAGS and the x86 flags is intended
 exec ${CC:-cc} -O3 -flto -std=gnu17 -shared -fPIC -fvisibility=default \
     -I "$layer" -I "$api" -I "$src" \
     -DGAMESMANONE_GAME="$object" -DGAMESMANONE_MAX_MOVES="${GAMESMANONE_MAX_MOVES:-1024}" \
-    $x86 ${CFLAGS:-} $sources "$layer"/one_*.c -Wl,--version-script="$layer/exports.map" -o "$out"
+    $x86 ${CFLAGS:-} "$@" "$layer"/one_*.c -Wl,--version-script="$layer/exports.map" -o "$out"

@@ -8,6 +8,7 @@
 mod checks;
 mod dot;
 mod findings;
+mod orbits;
 mod outcome;
 mod probe;
 mod progress;
@@ -43,6 +44,7 @@ Checks (each finding names the tier, the position, the move and what was expecte
   6 turn             the player to move changes on every move (unless go-again or a puzzle;
                      for turn-free positions only that turn answers and nothing needs it)
   7 symmetry         canonical positions stay in the tier and keep value and child count
+                     (exhaustive: orbit_size and orbit_by_turn against a walk of each tier)
   8 sizes            reachable positions per tier against tier sizes (a report; exhaustive only)
 
 Exhaustive is the default when the reachable tiers hold at most 20,000,000 positions in

@@ -140,6 +140,9 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
     };
     crate::checks::turn::check_declarations(&probe, tiers.initial);
     let counts = check_positions(&probe, plan, opts.progress);
+    if matches!(plan, Plan::Exhaustive) {
+        crate::orbits::check(&probe);
+    }
     let reach = match plan {
         Plan::Exhaustive => {
             let progress = Progress::new("reachable", None, opts.progress);

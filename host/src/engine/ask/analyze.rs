@@ -31,8 +31,10 @@ use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 use serde::Serialize;
 
+mod orbits;
 mod tally;
 mod text;
+use orbits::Sums;
 use tally::{add_counts, Tally};
 pub use text::text;
 
@@ -264,23 +266,51 @@ fn legal_tally(
     } else {
         records.positions()
     };
-    (0..range)
+    let (t, sums) = (0..range)
         .into_par_iter()
-        .try_fold(Tally::default, |mut t, i| {
-            if weigh.orbits {
-                let p = TierPosition::new(weigh.tier, i);
-                if !weigh.game.is_legal(p)? || weigh.game.reach_canonical(p)? != p {
-                    return Ok(t);
+        .try_fold(
+            || (Tally::default(), Sums::default()),
+            |(mut t, mut sums), i| {
+                if weigh.orbits {
+                    let p = TierPosition::new(weigh.tier, i);
+                    if !weigh.game.is_legal(p)? {
+                        return Ok((t, sums));
+                    }
+                    sums.legal();
+                    if weigh.game.reach_canonical(p)? != p {
+                        return Ok((t, sums));
+                    }
                 }
-            }
-            let w = weigh.of(i)?;
-            let r = record_at(records, w.record, weigh.tier)?;
-            if r.is_solved() {
-                t.add(r.value, r.remoteness, r.winby, i, w.weight, w.turn);
-            }
-            Ok(t)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+                let w = weigh.of(i)?;
+                if weigh.orbits {
+                    let p = TierPosition::new(weigh.tier, i);
+                    orbits::check_class(weigh.game, "reach_orbit_size", p, size, w.weight, None)?;
+                    sums.class(w.weight);
+                }
+                let r = record_at(records, w.record, weigh.tier)?;
+                if r.is_solved() {
+                    t.add(r.value, r.remoteness, r.winby, i, w.weight, w.turn);
+                }
+                Ok::<_, AnalyzeError>((t, sums))
+            },
+        )
+        .try_reduce(
+            || (Tally::default(), Sums::default()),
+            |a, b| Ok((a.0.merge(b.0), a.1.merge(b.1))),
+        )?;
+    if weigh.orbits {
+        // Every index was walked: the classes must cover the legal positions exactly.
+        let legal = sums.legal_seen();
+        orbits::check_tier(
+            weigh.game,
+            "reach_orbit_size",
+            weigh.tier,
+            size,
+            sums,
+            Some(legal),
+        )?;
+    }
+    Ok(t)
 }
 
 /// `legal_tally` of `--every-position` from the stored canonical positions alone,
@@ -298,31 +328,57 @@ fn orbit_tally(
     // otherwise the solved ones are, and each is asked.
     let prefix = records.positions() < size;
     let unanswered = AtomicBool::new(false);
-    let t = (0..records.positions())
+    let (t, sums) = (0..records.positions())
         .into_par_iter()
-        .try_fold(Tally::default, |mut t, i| {
-            if unanswered.load(Ordering::Relaxed) {
-                return Ok(t);
-            }
-            let r = records.record(i)?;
-            let p = TierPosition::new(weigh.tier, i);
-            if !r.is_solved() || (!prefix && weigh.game.canonical(p)? != p) {
-                return Ok(t);
-            }
-            let orbit = weigh.game.orbit_size(p)?;
-            let Some(by_turn) = weigh.game.orbit_by_turn(p, orbit)? else {
-                unanswered.store(true, Ordering::Relaxed);
-                return Ok(t);
-            };
-            for (turn, n) in (1u8..).zip(by_turn) {
-                if n > 0 {
-                    t.add(r.value, r.remoteness, r.winby, i, n, Some(turn));
+        .try_fold(
+            || (Tally::default(), Sums::default()),
+            |(mut t, mut sums), i| {
+                if unanswered.load(Ordering::Relaxed) {
+                    return Ok((t, sums));
                 }
-            }
-            Ok::<_, AnalyzeError>(t)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
-    Ok((!unanswered.load(Ordering::Relaxed)).then_some(t))
+                let r = records.record(i)?;
+                let p = TierPosition::new(weigh.tier, i);
+                if !r.is_solved() || (!prefix && weigh.game.canonical(p)? != p) {
+                    return Ok((t, sums));
+                }
+                let orbit = weigh.game.orbit_size(p)?;
+                let Some(by_turn) = weigh.game.orbit_by_turn(p, orbit)? else {
+                    unanswered.store(true, Ordering::Relaxed);
+                    return Ok((t, sums));
+                };
+                let turn = weigh.game.turn(p)?.0;
+                orbits::check_class(
+                    weigh.game,
+                    "orbit_size",
+                    p,
+                    size,
+                    orbit,
+                    Some((by_turn, turn)),
+                )?;
+                sums.class(orbit);
+                for (turn, n) in (1u8..).zip(by_turn) {
+                    if n > 0 {
+                        t.add(r.value, r.remoteness, r.winby, i, n, Some(turn));
+                    }
+                }
+                Ok::<_, AnalyzeError>((t, sums))
+            },
+        )
+        .try_reduce(
+            || (Tally::default(), Sums::default()),
+            |a, b| Ok((a.0.merge(b.0), a.1.merge(b.1))),
+        )?;
+    if unanswered.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    // The sum against the tier's legal positions, counted where the tier is small.
+    let legal = if size <= orbits::EXACT_LIMIT {
+        Some(orbits::count_legal(weigh.game, weigh.tier, size)?)
+    } else {
+        None
+    };
+    orbits::check_tier(weigh.game, "orbit_size", weigh.tier, size, sums, legal)?;
+    Ok(Some(t))
 }
 
 /// Record `i` of a stored tier, or the error that the module's canonical form lies
@@ -344,24 +400,40 @@ fn record_at(
 fn reachable_tally(
     records: Option<&dyn RecordSource>,
     reached: &Marks,
+    size: u64,
     weigh: Weigh<'_>,
 ) -> Result<Tally, AnalyzeError> {
     let members: Vec<u64> = reached.iter().collect();
-    members
+    let (t, sums) = members
         .par_iter()
-        .try_fold(Tally::default, |mut t, &i| {
-            let w = weigh.of(i)?;
-            let turn = w.turn.filter(|_| weigh.reach_turns);
-            match records {
-                Some(recs) => {
-                    let r = record_at(recs, w.record, weigh.tier)?;
-                    t.add(r.value, r.remoteness, r.winby, i, w.weight, turn);
+        .try_fold(
+            || (Tally::default(), Sums::default()),
+            |(mut t, mut sums), &i| {
+                let w = weigh.of(i)?;
+                if weigh.orbits {
+                    let p = TierPosition::new(weigh.tier, i);
+                    orbits::check_class(weigh.game, "reach_orbit_size", p, size, w.weight, None)?;
+                    sums.class(w.weight);
                 }
-                None => t.add(Value::UNDECIDED, 0, None, i, w.weight, turn),
-            }
-            Ok(t)
-        })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+                let turn = w.turn.filter(|_| weigh.reach_turns);
+                match records {
+                    Some(recs) => {
+                        let r = record_at(recs, w.record, weigh.tier)?;
+                        t.add(r.value, r.remoteness, r.winby, i, w.weight, turn);
+                    }
+                    None => t.add(Value::UNDECIDED, 0, None, i, w.weight, turn),
+                }
+                Ok::<_, AnalyzeError>((t, sums))
+            },
+        )
+        .try_reduce(
+            || (Tally::default(), Sums::default()),
+            |a, b| Ok((a.0.merge(b.0), a.1.merge(b.1))),
+        )?;
+    if weigh.orbits {
+        orbits::check_tier(weigh.game, "reach_orbit_size", weigh.tier, size, sums, None)?;
+    }
+    Ok(t)
 }
 
 /// Keeps the deeper of the running example and a tier's deepest position.
@@ -470,7 +542,7 @@ pub fn analyze_with(
         let (legal_t, reach_t) = if !solved {
             unsolved_tiers.push(node.tier.0);
             let reach_t = match searched {
-                Some(all) => reachable_tally(None, all, weigh)?,
+                Some(all) => reachable_tally(None, all, node.size, weigh)?,
                 None => Tally::default(),
             };
             (Tally::default(), reach_t)
@@ -496,7 +568,7 @@ pub fn analyze_with(
                     db.open_records(&meta, READ_CACHE)?
                 };
             let reach_t = match searched {
-                Some(all) => reachable_tally(Some(records.as_ref()), all, weigh)?,
+                Some(all) => reachable_tally(Some(records.as_ref()), all, node.size, weigh)?,
                 None => Tally::default(),
             };
             (legal_tally(records.as_ref(), node.size, weigh)?, reach_t)
@@ -509,6 +581,9 @@ pub fn analyze_with(
             legal: legal_t.counts(),
             reachable: reach_t.counts(),
         };
+        // Totals over the tiers, checked: only lying class sizes could pass 2^64.
+        orbits::total(game, legal.counts.total, t.legal.total)?;
+        orbits::total(game, reachable.counts.total, t.reachable.total)?;
         add_counts(&mut legal.counts, &t.legal);
         add_counts(&mut reachable.counts, &t.reachable);
         legal.max_remoteness = deeper(game, legal.max_remoteness, node.tier, legal_t.deepest)?;

@@ -118,9 +118,10 @@ pub fn digest(mut r: impl Read) -> std::io::Result<([u8; 32], u64)> {
     }
 }
 
-/// SHA-256 and length of a file.
+/// SHA-256 and length of a file: a regular file only, opened without blocking (a
+/// FIFO in a tier file's place is refused, not waited on).
 pub fn digest_file(path: &Path) -> std::io::Result<([u8; 32], u64)> {
-    digest(std::fs::File::open(path)?)
+    digest(crate::engine::db::file::source::open_regular(path)?)
 }
 
 /// A streaming SHA-256 (for bytes written as they arrive).

@@ -1,6 +1,7 @@
 //! A running count of positions for `analyze`: by value, remoteness, margin and
 //! player to move, with the deepest position seen, and the sums of finished counts.
-//! It counts what it is given; which positions and how much each weighs is
+//! Sums saturate (class sizes are checked by `orbits`, so they never need to). It
+//! counts what it is given; which positions and how much each weighs is
 //! `analyze`'s business.
 
 use super::{Counts, MarginRow, RemotenessRow, TurnCounts, ValueCounts};
@@ -48,9 +49,11 @@ impl Tally {
         if self.by_remoteness.len() <= r as usize {
             self.by_remoteness.resize(r as usize + 1, [0; 3]);
         }
-        self.by_remoteness[r as usize][slot] += weight;
+        self.by_remoteness[r as usize][slot] =
+            self.by_remoteness[r as usize][slot].saturating_add(weight);
         if let Some(w) = winby {
-            *self.margins.entry(w).or_default() += weight;
+            let slot = self.margins.entry(w).or_default();
+            *slot = slot.saturating_add(weight);
         }
         if self
             .deepest
@@ -73,11 +76,12 @@ impl Tally {
         }
         for (mine, theirs) in self.by_remoteness.iter_mut().zip(&other.by_remoteness) {
             for k in 0..3 {
-                mine[k] += theirs[k];
+                mine[k] = mine[k].saturating_add(theirs[k]);
             }
         }
         for (w, n) in other.margins {
-            *self.margins.entry(w).or_default() += n;
+            let slot = self.margins.entry(w).or_default();
+            *slot = slot.saturating_add(n);
         }
         self.deepest = match (self.deepest, other.deepest) {
             (Some(x), Some(y)) => Some(if y.0 > x.0 || (y.0 == x.0 && y.2 < x.2) {
@@ -127,34 +131,36 @@ impl Tally {
 /// Adds `weight` positions of value `v` to `c`.
 fn bump(c: &mut ValueCounts, v: Value, weight: u64) {
     match v {
-        Value::WIN => c.win += weight,
-        Value::LOSE => c.lose += weight,
-        Value::TIE => c.tie += weight,
-        Value::DRAW => c.draw += weight,
-        _ => c.unsolved += weight,
+        Value::WIN => c.win = c.win.saturating_add(weight),
+        Value::LOSE => c.lose = c.lose.saturating_add(weight),
+        Value::TIE => c.tie = c.tie.saturating_add(weight),
+        Value::DRAW => c.draw = c.draw.saturating_add(weight),
+        _ => c.unsolved = c.unsolved.saturating_add(weight),
     }
 }
 
 fn add_values(a: &mut ValueCounts, b: &ValueCounts) {
-    a.win += b.win;
-    a.lose += b.lose;
-    a.tie += b.tie;
-    a.draw += b.draw;
-    a.unsolved += b.unsolved;
+    a.win = a.win.saturating_add(b.win);
+    a.lose = a.lose.saturating_add(b.lose);
+    a.tie = a.tie.saturating_add(b.tie);
+    a.draw = a.draw.saturating_add(b.draw);
+    a.unsolved = a.unsolved.saturating_add(b.unsolved);
 }
 
 fn total_of(v: &ValueCounts) -> u64 {
-    v.win + v.lose + v.tie + v.draw + v.unsolved
+    [v.lose, v.tie, v.draw, v.unsolved]
+        .iter()
+        .fold(v.win, |a, &b| a.saturating_add(b))
 }
 
 pub(super) fn add_counts(total: &mut Counts, c: &Counts) {
-    total.total += c.total;
+    total.total = total.total.saturating_add(c.total);
     add_values(&mut total.by_value, &c.by_value);
     if total.by_turn.len() < c.by_turn.len() {
         total.by_turn.resize(c.by_turn.len(), TurnCounts::default());
     }
     for (mine, theirs) in total.by_turn.iter_mut().zip(&c.by_turn) {
-        mine.total += theirs.total;
+        mine.total = mine.total.saturating_add(theirs.total);
         add_values(&mut mine.by_value, &theirs.by_value);
     }
     for row in &c.by_remoteness {
@@ -164,9 +170,9 @@ pub(super) fn add_counts(total: &mut Counts, c: &Counts) {
         {
             Ok(i) => {
                 let t = &mut total.by_remoteness[i];
-                t.win += row.win;
-                t.lose += row.lose;
-                t.tie += row.tie;
+                t.win = t.win.saturating_add(row.win);
+                t.lose = t.lose.saturating_add(row.lose);
+                t.tie = t.tie.saturating_add(row.tie);
             }
             Err(i) => total.by_remoteness.insert(i, *row),
         }
@@ -176,7 +182,10 @@ pub(super) fn add_counts(total: &mut Counts, c: &Counts) {
             .by_margin
             .binary_search_by_key(&row.margin, |r| r.margin)
         {
-            Ok(i) => total.by_margin[i].positions += row.positions,
+            Ok(i) => {
+                total.by_margin[i].positions =
+                    total.by_margin[i].positions.saturating_add(row.positions)
+            }
             Err(i) => total.by_margin.insert(i, *row),
         }
     }

@@ -141,10 +141,20 @@ pub fn text(a: &Analysis) -> String {
         );
     }
     if !a.unsolved_tiers.is_empty() {
-        let list: Vec<String> = a.unsolved_tiers.iter().map(u64::to_string).collect();
+        // Each named as a tier ("tier 0"), never a bare number that reads as a count.
+        let list: Vec<String> = a
+            .unsolved_tiers
+            .iter()
+            .map(|&t| match a.tiers.iter().find(|c| c.tier == t) {
+                Some(c) if c.name != t.to_string() => format!("tier {t} ({})", c.name),
+                _ => format!("tier {t}"),
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "unsolved tiers (not in the database): {}",
+            "{} of {} tiers not in the database (unsolved): {}",
+            count(list.len() as u64),
+            count(a.tiers.len() as u64),
             list.join(", ")
         );
     }

@@ -10,7 +10,7 @@ use super::reader::gunzip;
 use super::{corrupt, io};
 use crate::engine::db::DbResult;
 use std::fs::File;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
 /// Random access to the bytes of one tier file.
@@ -54,9 +54,29 @@ impl Source for Bytes {
     }
 }
 
-/// Opens the local file at `path` as a source.
+/// Opens the local file at `path` as a source: a regular file only (followed if a
+/// symbolic link), opened without blocking, so a FIFO, device or socket in a tier
+/// file's place is refused at once instead of waited on for ever.
 pub fn open_file(path: &Path) -> DbResult<File> {
-    File::open(path).map_err(io("opening", path))
+    open_regular(path).map_err(io("opening", path))
+}
+
+/// Opens `path` for reading without blocking (`O_NONBLOCK`: opening a FIFO with no
+/// writer returns at once) and fails unless it is a regular file. Every reader of
+/// tier files opens them through here.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    match crate::engine::db::keyfile::kind_of(kind) {
+        None => Ok(file),
+        Some(what) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file: a tier file must be a regular file"),
+        )),
+    }
 }
 
 /// A read error: the file's fault (`reason`) when it ended early, else the I/O error
