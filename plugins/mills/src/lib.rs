@@ -9,9 +9,10 @@
 //! `Counts::encode`. Placing leads to a child tier, and so does a removal; sliding
 //! keeps the tier, so the tiers of the moving phase (and Lasker's, where either side
 //! may be to move) are loopy and list themselves among their children. Within a tier a
-//! position is numbered by its board (`index`), plus the side to move where the tier
-//! does not fix it. Symmetric positions (16 symmetries on the 16- and 24-point boards,
-//! 8 on the 17-point board) share a canonical form.
+//! position is numbered by its board (`index`: X's set up to symmetry, then O's set, as
+//! Malom numbers its sectors), plus the side to move where the tier does not fix it.
+//! Symmetric positions (16 symmetries on the 16- and 24-point boards, 8 on the
+//! 17-point board) share a canonical number.
 //!
 //! This file maps the plugin API onto `rules`, `index`, `text` and `gui`; it must not
 //! hold rules of its own.
@@ -27,7 +28,7 @@ use gamesman_plugin_api::{
     export_game, Game, List, Move, Player, Properties, Tier, TierPosition, UndoMove, Value,
     VariantInfo,
 };
-use index::Boards;
+use index::{OrbitBoards, OrbitTables};
 use rules::{Counts, MoveParts, Rules, State};
 use std::collections::HashMap;
 
@@ -105,7 +106,7 @@ const SPECS: [Spec; 6] = [
 /// What the module keeps about one tier.
 struct TierInfo {
     counts: Counts,
-    boards: Boards,
+    boards: OrbitBoards,
     fixed: Option<usize>,
     children: Vec<Tier>,
 }
@@ -120,6 +121,7 @@ impl TierInfo {
 pub struct Mills {
     rules: Rules,
     tiers: HashMap<u64, TierInfo>,
+    orbits: OrbitTables,
 }
 
 impl Mills {
@@ -154,7 +156,7 @@ impl Mills {
         };
         State {
             counts: info.counts,
-            bits: info.boards.unrank(r),
+            bits: info.boards.unrank(&self.rules.geo, &self.orbits, r),
             turn,
         }
     }
@@ -163,12 +165,21 @@ impl Mills {
     pub fn position(&self, s: &State) -> TierPosition {
         let tier = s.counts.encode();
         let info = self.info(Tier(tier));
-        let r = info.boards.rank(s.bits);
+        let r = info.boards.rank(&self.rules.geo, &self.orbits, s.bits);
         let position = match info.fixed {
             Some(_) => r,
             None => s.turn as u64 * info.boards.count() + r,
         };
         TierPosition::new(Tier(tier), position)
+    }
+
+    /// The canonical number of position `p`'s class (see `index`).
+    fn canonical_number(&self, p: TierPosition) -> TierPosition {
+        let info = self.info(p.tier);
+        let count = info.boards.count();
+        let (base, r) = (p.position - p.position % count, p.position % count);
+        let r = info.boards.canonical(&self.rules.geo, &self.orbits, r);
+        TierPosition::new(p.tier, base + r)
     }
 
     fn canonical_state(&self, s: &State) -> (State, u64) {
@@ -190,7 +201,7 @@ impl Game for Mills {
     const NAME: &'static str = "mills";
     const AUTHORS: &'static str =
         "the gamesman-rs team, from the rules as GamesmanOne's pull request 27 plays them";
-    const DESCRIPTION: &'static str = "The Mills family (Morris games): players place pieces on the points of a board and then move them along its lines; three in a row on a line (a mill) removes an opposing piece. Points are named by column letter and row from the bottom (a1 bottom left); type a1 to place, a1-a4 to move, and add xb6 to remove the piece on b6 when the move closes a mill.";
+    const DESCRIPTION: &'static str = "Mills: the Morris games (five, six, seven and nine men's morris, Lasker Morris, Morabaraba); players place pieces on the points of a board and then move them along its lines; three in a row on a line (a mill) removes an opposing piece. Points are named by column letter and row from the bottom (a1 bottom left); type a1 to place, a1-a4 to move, and add xb6 to remove the piece on b6 when the move closes a mill.";
 
     fn variants() -> Vec<VariantInfo> {
         SPECS
@@ -213,13 +224,14 @@ impl Game for Mills {
             lasker: spec.lasker,
             full_board_ties: spec.full_board_ties,
         };
+        let orbits = OrbitTables::new(rules.geo.n);
         let tiers = rules
             .tiers()
             .into_iter()
             .map(|c| {
                 let info = TierInfo {
                     counts: c,
-                    boards: Boards::new(rules.geo.n, c),
+                    boards: OrbitBoards::new(&rules.geo, &orbits, c),
                     fixed: rules.fixed_turn(c),
                     children: rules
                         .child_tiers(c)
@@ -230,7 +242,11 @@ impl Game for Mills {
                 (c.encode(), info)
             })
             .collect();
-        Ok(Mills { rules, tiers })
+        Ok(Mills {
+            rules,
+            tiers,
+            orbits,
+        })
     }
 
     fn properties(&self) -> Properties {
@@ -348,8 +364,7 @@ impl Game for Mills {
         let s = self.state(p);
         let mut out: Vec<TierPosition> = Vec::with_capacity(64);
         self.rules.for_each_move(&s, |m| {
-            let c = self.canonical_state(&self.rules.apply(&s, m)).0;
-            out.push(self.position(&c));
+            out.push(self.canonical_number(self.position(&self.rules.apply(&s, m))));
         });
         out.sort_unstable();
         out.dedup();
@@ -366,8 +381,7 @@ impl Game for Mills {
         let s = self.state(p);
         let mut out: Vec<TierPosition> = Vec::new();
         self.rules.for_each_undo(&s, parent.counts, |m| {
-            let c = self.canonical_state(&self.rules.unapply(&s, m)).0;
-            out.push(self.position(&c));
+            out.push(self.canonical_number(self.position(&self.rules.unapply(&s, m))));
         });
         out.sort_unstable();
         out.dedup();
@@ -382,7 +396,7 @@ impl Game for Mills {
     }
 
     fn index_version(&self) -> u32 {
-        1
+        2
     }
 
     fn orbit_size(&self, p: TierPosition) -> u64 {
@@ -404,7 +418,7 @@ impl Game for Mills {
     }
 
     fn canonical_position(&self, p: TierPosition) -> TierPosition {
-        self.position(&self.canonical_state(&self.state(p)).0)
+        self.canonical_number(p)
     }
 
     fn autogui_board(&self) -> Option<gamesman_plugin_api::autogui::Board> {
@@ -425,3 +439,68 @@ impl Game for Mills {
 }
 
 export_game!(Mills);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_are_gamesmanones() {
+        // GamesmanOne's pull request 27 has 47 tiers for five men's morris and 333 for
+        // nine men's; its hash of five men's morris has 24,895,897 indices (ours, by
+        // orbits, far fewer).
+        let five = Mills::new_for_tests("5mm");
+        assert_eq!(five.tier_list().len(), 47);
+        let nine = Mills::new_for_tests("9mm");
+        assert_eq!(nine.tier_list().len(), 333);
+        let sizes: u64 = five.tier_list().iter().map(|&t| five.tier_size(t)).sum();
+        assert!(sizes < 24_895_897 / 8, "{sizes}");
+        // Every tier's children are tiers; loopy ones list themselves.
+        for g in [&five, &nine] {
+            for t in g.tier_list() {
+                let info = g.info(t);
+                assert_eq!(info.children.contains(&t), info.fixed.is_none());
+                for c in &info.children {
+                    assert!(g.tiers.contains_key(&c.0));
+                }
+            }
+        }
+        assert!(Mills::new("10mm")
+            .err()
+            .expect("no such variant")
+            .contains("variants: 9mm, 5mm"));
+    }
+
+    #[test]
+    fn positions_round_trip_through_text_and_moves_undo() {
+        let g = Mills::new_for_tests("9mm");
+        let mut p = g.initial_position();
+        let mut buf = vec![Move::default(); g.properties().max_moves as usize];
+        let mut ubuf = vec![UndoMove::default(); g.properties().max_undo_moves as usize];
+        // A fixed walk: always the middle move, for 40 plies or until the game ends.
+        for _ in 0..40 {
+            if g.primitive(p) != Value::UNDECIDED {
+                break;
+            }
+            let mut moves = List::new(&mut buf);
+            g.generate_moves(p, &mut moves);
+            let m = moves.as_slice()[moves.len() / 2];
+            let q = g.do_move(p, m);
+            assert_eq!(g.text_to_position(&g.position_to_text(q)), Ok(q));
+            assert_eq!(g.text_to_move(p, &g.move_to_text(p, m)), Ok(m));
+            let mut undo = List::new(&mut ubuf);
+            g.generate_undo_moves_to_tier(q, p.tier, &mut undo);
+            assert!(
+                undo.as_slice().iter().any(|&u| g.undo_move(q, u) == p),
+                "{} undoes to {}",
+                g.position_to_text(q),
+                g.position_to_text(p)
+            );
+            assert_eq!(
+                g.canonical_position(g.canonical_position(q)),
+                g.canonical_position(q)
+            );
+            p = q;
+        }
+    }
+}

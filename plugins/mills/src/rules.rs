@@ -428,11 +428,19 @@ impl Rules {
                 f(m);
             }
         };
+        // A removal needs the moved piece in a mill now; a slide comes from a neighbour
+        // unless the mover could fly (checked again in full by `is_parent`).
+        let fly = self.flies(parent, last);
         for dest in bits(s.bits[last]) {
+            if removed && !self.geo.in_mill_at(s.bits[last], dest) {
+                continue;
+            }
             let srcs: Vec<Option<usize>> = if placed {
                 vec![None]
-            } else {
+            } else if fly {
                 bits(blanks).map(Some).collect()
+            } else {
+                bits(self.geo.adjacent[dest] & blanks).map(Some).collect()
             };
             for src in srcs {
                 if removed {

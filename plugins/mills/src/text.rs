@@ -286,3 +286,78 @@ pub fn parse_move(r: &Rules, s: &State, text: &str) -> Result<MoveParts, String>
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Geometry, Kind};
+
+    fn rules(kind: Kind, pieces: u8, fly: u8) -> Rules {
+        Rules {
+            geo: Geometry::new(kind),
+            pieces,
+            fly,
+            lasker: false,
+            full_board_ties: false,
+        }
+    }
+
+    fn state(r: &Rules, text: &str) -> State {
+        parse_position(r, text, |_| true).expect("a position")
+    }
+
+    #[test]
+    fn moves_print_and_parse_back() {
+        let r = rules(Kind::TwentyFour, 9, 3);
+        let s = state(&r, "x:xx-x-------------o-ooo--:0:0");
+        let mut n = 0;
+        r.for_each_move(&s, |m| {
+            assert_eq!(parse_move(&r, &s, &move_text(&r, m)), Ok(m));
+            n += 1;
+        });
+        assert!(n > 0);
+        assert_eq!(position_text(&r, &s), "x:xx-x-------------o-ooo--:0:0");
+    }
+
+    #[test]
+    fn hostile_moves_get_reasons() {
+        // Five men's morris, moving phase: X on a5, c5, b4, O on a1, e1, c1.
+        let r = rules(Kind::Sixteen, 5, 0);
+        let s = state(&r, "x:xx-x---------ooo:0:0");
+        let err = |t: &str| parse_move(&r, &s, t).unwrap_err();
+        assert!(err("a5-e3").contains("not neighbours, and pieces never fly"));
+        assert!(err("e3").contains("no pieces left in hand"));
+        assert!(err("a1").contains("a1 is taken"));
+        assert!(err("e5-e3").contains("no piece on e5"));
+        assert!(err("a5-a3xa1").contains("closes no mill"));
+        assert!(err("").contains("no move given"));
+        assert!(err("a5-a3-a1").contains("not a point"));
+        assert!(err("ü").contains("not a point"));
+        // c5 slides to the empty e5 and closes nothing.
+        assert_eq!(
+            parse_move(&r, &s, "c5-e5"),
+            Ok(MoveParts {
+                src: Some(1),
+                dest: 2,
+                remove: None
+            })
+        );
+        // Nine men's morris: X (a7, d7, g1) with 3 on the board flies to g7, closing
+        // a mill; O (e3, d2, f2) has no mill, so any of its pieces may be removed.
+        let r = rules(Kind::TwentyFour, 9, 3);
+        let s = state(&r, "x:xx---------------o-oo--x:0:0");
+        assert!(parse_move(&r, &s, "g1-g7").is_err());
+        assert_eq!(
+            parse_move(&r, &s, "g1-g7xd2").map(|m| m.remove),
+            Ok(Some(19))
+        );
+        // O's b2, d2, f2 are a mill and e3 is not: d2 may not be removed.
+        let s2 = state(&r, "x:xx---------------oooo--x:0:0");
+        let e = parse_move(&r, &s2, "g1-g7xd2").unwrap_err();
+        assert!(e.contains("in a mill and other pieces are not"), "{e}");
+        let s3 = state(&r, "x:xx-x-------------o-ooo-x:0:0");
+        assert!(parse_move(&r, &s3, "b6-e4")
+            .unwrap_err()
+            .contains("may fly only with 3"));
+    }
+}
