@@ -264,3 +264,35 @@ fn typed_moves_that_are_not_legal_get_a_clear_error_in_play() {
         );
     }
 }
+
+#[test]
+fn typed_positions_that_cannot_occur_get_a_clear_error_over_http() {
+    use e2e_tests::serve::{encode, Server};
+    let dir = scratch("serve");
+    let lib = plugin("mills");
+    let resource = format!("file:{}", dir.display());
+    let server = Server::start(
+        &host_binary(),
+        &[lib.to_str().expect("a UTF-8 path")],
+        &resource,
+    );
+    let ok = server.get(&format!(
+        "/api/mills/5mm/positions?p={}",
+        encode("x:----------------:5:5")
+    ));
+    assert_eq!(ok.status, 200, "{}", ok.text());
+    for (text, says) in [
+        ("o:----------------:5:5", "it is X's turn, not O's"),
+        ("x:x-x-x-x-x-x-x-x-:0:0", "cannot occur"),
+        ("x:----------------:5", "TURN:BOARD:XHAND:OHAND"),
+        ("x:\u{1F600}---------------:5:5", "is not a piece"),
+    ] {
+        let r = server.get(&format!("/api/mills/5mm/positions?p={}", encode(text)));
+        assert!(
+            (400..500).contains(&r.status) && r.text().contains(says),
+            "{text}: {} {}",
+            r.status,
+            r.text()
+        );
+    }
+}

@@ -76,6 +76,9 @@ const PATHS_24: &[&[usize]] = &[
 ];
 const DIAGONALS_24: &[&[usize]] = &[&[0, 3, 6], &[2, 5, 8], &[17, 20, 23], &[15, 18, 21]];
 
+/// One of the square's symmetries on grid coordinates: (x, y, side - 1) to (x, y).
+type SquareMap = fn(usize, usize, usize) -> (usize, usize);
+
 /// One board: see the file comment.
 #[derive(Clone, Debug)]
 pub struct Geometry {
@@ -139,7 +142,7 @@ impl Geometry {
             .collect();
         let at = |x: usize, y: usize| coords.iter().position(|&c| c == (x, y));
         let s = side - 1;
-        let squares: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+        let squares: [SquareMap; 8] = [
             |x, y, _| (x, y),
             |x, y, s| (s - x, y),
             |x, y, s| (x, s - y),
@@ -256,7 +259,7 @@ impl Geometry {
     /// Whether point `p` of `pattern` lies in a mill of `pattern`.
     #[inline]
     pub fn in_mill_at(&self, pattern: u32, p: usize) -> bool {
-        self.lines_through[p].iter().any(|&l| l & pattern == l)
+        self.lines_through[p].iter().any(|&l| l & !pattern == 0)
     }
 }
 

@@ -13,6 +13,11 @@
 //! its own (its stabilizer): the canonical one is the smallest index among the images
 //! of O's set under them. Every symmetry keeps the side to move.
 //!
+//! A tier's numbers by orbit come first (its canonical prefix, all the solver sizes
+//! arrays and files by); after them every board is numbered as it stands (`full_rank`,
+//! X's set and then O's in colex order), so that a move never turns the board a person
+//! sees. The module (`lib`) joins the two.
+//!
 //! The orbits of each size of X's set are enumerated once, when first needed, into a
 //! table indexed by the set's colex rank (4 bytes a set: 9 MB for nine men's morris).
 //!
@@ -116,6 +121,36 @@ impl Orbits {
     }
 }
 
+/// The number of orbits of `k`-point sets under `geo`'s symmetries, by Burnside's
+/// lemma (the average number of sets each symmetry fixes: unions of its cycles), so
+/// that tier sizes are known without building the tables.
+pub fn orbit_count(geo: &Geometry, k: usize) -> u64 {
+    let mut total = 0u64;
+    for perm in &geo.perms {
+        // The lengths of the permutation's cycles.
+        let mut seen = vec![false; geo.n];
+        let mut ways = vec![0u64; k + 1];
+        ways[0] = 1;
+        for start in 0..geo.n {
+            if seen[start] {
+                continue;
+            }
+            let mut len = 0;
+            let mut i = start;
+            while !seen[i] {
+                seen[i] = true;
+                i = perm[i];
+                len += 1;
+            }
+            for j in (len..=k).rev() {
+                ways[j] += ways[j - len];
+            }
+        }
+        total += ways[k];
+    }
+    total / geo.perms.len() as u64
+}
+
 /// Orbit tables of one board, one per size of X's set, built when first needed.
 pub struct OrbitTables {
     tables: Vec<OnceLock<Orbits>>,
@@ -147,13 +182,13 @@ pub struct OrbitBoards {
 
 impl OrbitBoards {
     /// The boards with the pieces of `c` on `geo`.
-    pub fn new(geo: &Geometry, t: &OrbitTables, c: Counts) -> OrbitBoards {
+    pub fn new(geo: &Geometry, c: Counts) -> OrbitBoards {
         let (x, o) = (c.board[0] as usize, c.board[1] as usize);
         OrbitBoards {
             n: geo.n,
             x,
             o,
-            orbits: t.get(geo, x).reps.len() as u64,
+            orbits: orbit_count(geo, x),
             per_x: binomial(geo.n - x, o),
         }
     }
@@ -161,6 +196,32 @@ impl OrbitBoards {
     /// How many board numbers.
     pub fn count(&self) -> u64 {
         self.orbits * self.per_x
+    }
+
+    /// How many boards in all (`C(n, x) C(n - x, o)`), numbered without symmetry.
+    pub fn full_count(&self) -> u64 {
+        binomial(self.n, self.x) * self.per_x
+    }
+
+    /// The number of a board among all boards (`full_count`).
+    #[inline]
+    pub fn full_rank(&self, b: [u32; 2]) -> u64 {
+        rank_set(b[0]) * self.per_x + rank_set(compress(b[1], b[0]))
+    }
+
+    /// The board of a number below `full_count`.
+    pub fn full_unrank(&self, r: u64) -> [u32; 2] {
+        let xs = unrank_set(r / self.per_x, self.n, self.x);
+        let os = unrank_set(r % self.per_x, self.n - self.x, self.o);
+        [xs, expand(os, xs, self.n)]
+    }
+
+    /// Whether X's set of `b` is its orbit's representative (the board then has an
+    /// orbit number as it stands, `rank`, with no symmetry applied).
+    #[inline]
+    pub fn is_rep(&self, geo: &Geometry, t: &OrbitTables, b: [u32; 2]) -> bool {
+        let orbits = t.get(geo, self.x);
+        orbits.reps[orbits.of(b[0]).0] == b[0]
     }
 
     /// The number of a board (one of the numbers of its class).
@@ -228,9 +289,13 @@ mod tests {
         // Malom (Gevay and Danner) give them.
         let g = Geometry::new(Kind::TwentyFour);
         let f = [1, 4, 30, 158, 757, 2830, 8774, 22188, 46879, 82880];
+        for k in 10..=12 {
+            assert_eq!(orbit_count(&g, k), [124124, 157668, 170854][k - 10]);
+        }
         for (k, &want) in f.iter().enumerate() {
             let o = Orbits::new(&g, k);
             assert_eq!(o.reps.len(), want, "f({k})");
+            assert_eq!(orbit_count(&g, k), want as u64, "Burnside's f({k})");
             for (id, &rep) in o.reps.iter().enumerate().step_by(97) {
                 for s in 0..g.symmetries() {
                     let (i, by) = o.of(g.map(s, rep));
@@ -249,7 +314,7 @@ mod tests {
             hand: [0, 0],
             board: [3, 4],
         };
-        let b = OrbitBoards::new(&g, &t, c);
+        let b = OrbitBoards::new(&g, c);
         let mut classes = std::collections::HashSet::new();
         for r in 0..b.count() {
             let bits = b.unrank(&g, &t, r);

@@ -9,8 +9,11 @@
 //! `Counts::encode`. Placing leads to a child tier, and so does a removal; sliding
 //! keeps the tier, so the tiers of the moving phase (and Lasker's, where either side
 //! may be to move) are loopy and list themselves among their children. Within a tier a
-//! position is numbered by its board (`index`: X's set up to symmetry, then O's set, as
-//! Malom numbers its sectors), plus the side to move where the tier does not fix it.
+//! position is numbered by its board (`index`: first the boards whose X set is its
+//! orbit's representative, numbered by orbit and O's set as Malom numbers its sectors,
+//! the tier's canonical prefix; then every board as it stands, so play never turns the
+//! board; a number there whose X set is a representative is not legal, a duplicate),
+//! plus the side to move where the tier does not fix it.
 //! Symmetric positions (16 symmetries on the 16- and 24-point boards, 8 on the
 //! 17-point board) share a canonical number.
 //!
@@ -112,8 +115,22 @@ struct TierInfo {
 }
 
 impl TierInfo {
+    /// 1, or 2 where either side may be to move.
+    fn turns(&self) -> u64 {
+        if self.fixed.is_some() {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The numbers by orbit (every canonical position among them), first.
+    fn prefix(&self) -> u64 {
+        self.turns() * self.boards.count()
+    }
+
     fn size(&self) -> u64 {
-        self.boards.count() * if self.fixed.is_some() { 1 } else { 2 }
+        self.prefix() + self.turns() * self.boards.full_count()
     }
 }
 
@@ -149,14 +166,28 @@ impl Mills {
     /// The state of position `p` (of one of the variant's tiers, index below its size).
     pub fn state(&self, p: TierPosition) -> State {
         let info = self.info(p.tier);
-        let count = info.boards.count();
+        let (prefix, i) = if p.position < info.prefix() {
+            (true, p.position)
+        } else {
+            (false, p.position - info.prefix())
+        };
+        let count = if prefix {
+            info.boards.count()
+        } else {
+            info.boards.full_count()
+        };
         let (turn, r) = match info.fixed {
-            Some(t) => (t, p.position),
-            None => ((p.position / count) as usize, p.position % count),
+            Some(t) => (t, i),
+            None => ((i / count) as usize, i % count),
+        };
+        let bits = if prefix {
+            info.boards.unrank(&self.rules.geo, &self.orbits, r)
+        } else {
+            info.boards.full_unrank(r)
         };
         State {
             counts: info.counts,
-            bits: info.boards.unrank(&self.rules.geo, &self.orbits, r),
+            bits,
             turn,
         }
     }
@@ -165,10 +196,16 @@ impl Mills {
     pub fn position(&self, s: &State) -> TierPosition {
         let tier = s.counts.encode();
         let info = self.info(Tier(tier));
-        let r = info.boards.rank(&self.rules.geo, &self.orbits, s.bits);
-        let position = match info.fixed {
-            Some(_) => r,
-            None => s.turn as u64 * info.boards.count() + r,
+        let turn = if info.fixed.is_some() {
+            0
+        } else {
+            s.turn as u64
+        };
+        let (geo, orbits) = (&self.rules.geo, &self.orbits);
+        let position = if info.boards.is_rep(geo, orbits, s.bits) {
+            turn * info.boards.count() + info.boards.rank(geo, orbits, s.bits)
+        } else {
+            info.prefix() + turn * info.boards.full_count() + info.boards.full_rank(s.bits)
         };
         TierPosition::new(Tier(tier), position)
     }
@@ -176,10 +213,16 @@ impl Mills {
     /// The canonical number of position `p`'s class (see `index`).
     fn canonical_number(&self, p: TierPosition) -> TierPosition {
         let info = self.info(p.tier);
-        let count = info.boards.count();
-        let (base, r) = (p.position - p.position % count, p.position % count);
-        let r = info.boards.canonical(&self.rules.geo, &self.orbits, r);
-        TierPosition::new(p.tier, base + r)
+        let s = self.state(p);
+        let (geo, orbits) = (&self.rules.geo, &self.orbits);
+        let r = info.boards.rank(geo, orbits, s.bits);
+        let r = info.boards.canonical(geo, orbits, r);
+        let turn = if info.fixed.is_some() {
+            0
+        } else {
+            s.turn as u64
+        };
+        TierPosition::new(p.tier, turn * info.boards.count() + r)
     }
 
     fn canonical_state(&self, s: &State) -> (State, u64) {
@@ -231,7 +274,7 @@ impl Game for Mills {
             .map(|c| {
                 let info = TierInfo {
                     counts: c,
-                    boards: OrbitBoards::new(&rules.geo, &orbits, c),
+                    boards: OrbitBoards::new(&rules.geo, c),
                     fixed: rules.fixed_turn(c),
                     children: rules
                         .child_tiers(c)
@@ -396,7 +439,22 @@ impl Game for Mills {
     }
 
     fn index_version(&self) -> u32 {
-        2
+        3
+    }
+
+    /// A number past the canonical prefix whose board has X's set at its orbit's
+    /// representative duplicates one in the prefix, and stands for no position of its
+    /// own.
+    fn is_legal(&self, p: TierPosition) -> bool {
+        let info = self.info(p.tier);
+        p.position < info.prefix()
+            || !info
+                .boards
+                .is_rep(&self.rules.geo, &self.orbits, self.state(p).bits)
+    }
+
+    fn canonical_prefix(&self, tier: Tier) -> Option<u64> {
+        self.tiers.get(&tier.0).map(TierInfo::prefix)
     }
 
     fn orbit_size(&self, p: TierPosition) -> u64 {
@@ -447,14 +505,20 @@ mod tests {
     #[test]
     fn tiers_are_gamesmanones() {
         // GamesmanOne's pull request 27 has 47 tiers for five men's morris and 333 for
-        // nine men's; its hash of five men's morris has 24,895,897 indices (ours, by
-        // orbits, far fewer).
+        // nine men's; its hash of five men's morris has 24,895,897 indices, every
+        // board, as our numbers past the canonical prefix (numbered by orbits) have.
         let five = Mills::new_for_tests("5mm");
         assert_eq!(five.tier_list().len(), 47);
         let nine = Mills::new_for_tests("9mm");
         assert_eq!(nine.tier_list().len(), 333);
         let sizes: u64 = five.tier_list().iter().map(|&t| five.tier_size(t)).sum();
-        assert!(sizes < 24_895_897 / 8, "{sizes}");
+        let prefixes: u64 = five
+            .tier_list()
+            .iter()
+            .map(|&t| five.canonical_prefix(t).unwrap())
+            .sum();
+        assert_eq!(prefixes, 1_825_493);
+        assert_eq!(sizes, 24_895_897 + prefixes);
         // Every tier's children are tiers; loopy ones list themselves.
         for g in [&five, &nine] {
             for t in g.tier_list() {
@@ -490,6 +554,10 @@ mod tests {
             assert_eq!(g.text_to_move(p, &g.move_to_text(p, m)), Ok(m));
             let mut undo = List::new(&mut ubuf);
             g.generate_undo_moves_to_tier(q, p.tier, &mut undo);
+            // A move changes only the points it names: no symmetry is applied.
+            let (sp, sq) = (g.state(p), g.state(q));
+            let m = MoveParts::decode(m.0).unwrap();
+            assert_eq!(g.rules.apply(&sp, m), sq);
             assert!(
                 undo.as_slice().iter().any(|&u| g.undo_move(q, u) == p),
                 "{} undoes to {}",

@@ -397,7 +397,7 @@ impl Rules {
     /// position of a plausible tier with its side to move, not over, where `m` is legal.
     pub fn is_parent(&self, p: &State, m: MoveParts) -> bool {
         self.plausible(p.counts)
-            && self.fixed_turn(p.counts).map_or(true, |t| t == p.turn)
+            && self.fixed_turn(p.counts).is_none_or(|t| t == p.turn)
             && self.terminal(p.counts).is_none()
             && self.is_legal_move(p, m)
     }
