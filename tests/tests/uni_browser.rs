@@ -41,7 +41,7 @@ struct UniGame {
     clicks: usize,
 }
 
-const GAMES: [UniGame; 7] = [
+const GAMES: [UniGame; 8] = [
     UniGame {
         id: "mtttier",
         variant: "regular",
@@ -93,6 +93,15 @@ const GAMES: [UniGame; 7] = [
         reachable: false,
         kind: "games",
         name: "Dodgem",
+        gui: "v3",
+        clicks: 3,
+    },
+    UniGame {
+        id: "mills",
+        variant: "5mm",
+        reachable: true,
+        kind: "games",
+        name: "Mills",
         gui: "v3",
         clicks: 3,
     },

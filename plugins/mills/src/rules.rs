@@ -1,0 +1,478 @@
+//! The rules of the Mills variants, as GamesmanOne's pull request 27 plays them.
+//!
+//! A state is the pieces in hand and on the board for each side (its tier, `Counts`),
+//! the two sides' point masks and the side to move (0 the first player, X; 1 O).
+//! Placing takes a piece from the hand; in the Lasker rule a side may place or move on
+//! every turn, otherwise it moves only once its hand is empty. A move slides a piece to
+//! a neighbouring empty point, or flies it to any empty point when the side may fly
+//! (pieces on the board at most the threshold, or on the board and in hand under the
+//! Lasker rule). A move that closes a mill through its destination removes one
+//! opposing piece: one not in a mill, or any if all are (standard removal); when the
+//! opponent has no piece on the board the move removes nothing. A side with two pieces
+//! left (in hand and on the board) loses, as does a side to move with no move; in
+//! Morabaraba a full board is a tie.
+//!
+//! The side to move follows from the counts wherever it can (GamesmanOne's fixed-turn
+//! tiers): while pieces are in hand without the Lasker rule (X has placed as many as
+//! O, or one more), and wherever a side is down to two pieces or (Lasker) has none on
+//! the board. In other tiers either side may be to move, and the state says which.
+//!
+//! A move is `src | dest << 5 | remove << 10`, with `src` = `NONE` for a placement and
+//! `remove` = `NONE` for none; an undo move is the move it takes back.
+//!
+//! This file holds the rules only: no numbering of positions, no text.
+
+use crate::board::Geometry;
+
+/// `src` of a placement, `remove` of a move that removes nothing.
+pub const NONE: usize = 31;
+
+/// Pieces in hand and on the board for each side: a tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Counts {
+    /// Pieces in hand, X then O.
+    pub hand: [u8; 2],
+    /// Pieces on the board, X then O.
+    pub board: [u8; 2],
+}
+
+impl Counts {
+    /// The tier number.
+    pub fn encode(self) -> u64 {
+        self.hand[0] as u64
+            | (self.hand[1] as u64) << 8
+            | (self.board[0] as u64) << 16
+            | (self.board[1] as u64) << 24
+    }
+
+    /// The counts of a tier number (not checked against a variant).
+    pub fn decode(t: u64) -> Option<Counts> {
+        if t >> 32 != 0 {
+            return None;
+        }
+        Some(Counts {
+            hand: [t as u8, (t >> 8) as u8],
+            board: [(t >> 16) as u8, (t >> 24) as u8],
+        })
+    }
+
+    /// Pieces left to side `s`, in hand and on the board.
+    pub fn left(self, s: usize) -> u8 {
+        self.hand[s] + self.board[s]
+    }
+}
+
+/// A position: counts, both sides' masks, the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// The tier.
+    pub counts: Counts,
+    /// The points of X (0) and O (1).
+    pub bits: [u32; 2],
+    /// The side to move.
+    pub turn: usize,
+}
+
+/// A move, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveParts {
+    /// The point moved from, `None` for a placement.
+    pub src: Option<usize>,
+    /// The point moved or placed to.
+    pub dest: usize,
+    /// The opposing piece removed, if any.
+    pub remove: Option<usize>,
+}
+
+impl MoveParts {
+    /// The move's number.
+    pub fn encode(self) -> u64 {
+        (self.src.unwrap_or(NONE) | self.dest << 5 | self.remove.unwrap_or(NONE) << 10) as u64
+    }
+
+    /// The move of a number (fields checked for range only).
+    pub fn decode(m: u64) -> Option<MoveParts> {
+        if m >> 15 != 0 {
+            return None;
+        }
+        let f = |v: u64| (v != NONE as u64).then_some(v as usize);
+        Some(MoveParts {
+            src: f(m & 31),
+            dest: (m >> 5 & 31) as usize,
+            remove: f(m >> 10 & 31),
+        })
+    }
+}
+
+/// A variant's rules.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// The board.
+    pub geo: Geometry,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// A side may fly with at most this many pieces (0: never).
+    pub fly: u8,
+    /// Lasker: place or move on every turn; flying counts pieces in hand too.
+    pub lasker: bool,
+    /// A full board is a tie (Morabaraba).
+    pub full_board_ties: bool,
+}
+
+impl Rules {
+    /// The tier of the initial position.
+    pub fn initial(&self) -> Counts {
+        Counts {
+            hand: [self.pieces; 2],
+            board: [0; 2],
+        }
+    }
+
+    /// The side to move in every position of `c`, or `None` when either may be.
+    pub fn fixed_turn(&self, c: Counts) -> Option<usize> {
+        if self.lasker {
+            if c.board[0] == 0 {
+                return Some(0);
+            }
+            if c.board[1] == 0 {
+                return Some(1);
+            }
+        } else if c.hand[0] + c.hand[1] > 0 {
+            return Some(usize::from(c.hand[0] != c.hand[1]));
+        }
+        if c.left(0) == 2 {
+            Some(0)
+        } else if c.left(1) == 2 {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `c` can be a tier of this variant at all (counts in range, room on
+    /// the board, hands as the alternation allows).
+    pub fn plausible(&self, c: Counts) -> bool {
+        let ok = (0..2).all(|s| c.left(s) <= self.pieces && c.left(s) >= 2);
+        ok && (c.board[0] + c.board[1]) as usize <= self.geo.n
+            && (self.lasker || c.hand[0] == c.hand[1] || c.hand[0] + 1 == c.hand[1])
+    }
+
+    /// The tiers the positions of `c` lead to, `c` itself first when its positions
+    /// can lead to each other.
+    pub fn child_tiers(&self, c: Counts) -> Vec<Counts> {
+        if c.left(0) == 2 || c.left(1) == 2 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let place = |c: Counts, s: usize, out: &mut Vec<Counts>| {
+            let mut d = c;
+            d.hand[s] -= 1;
+            d.board[s] += 1;
+            out.push(d);
+            if d.board[s] >= 3 && d.board[1 - s] > 0 {
+                d.board[1 - s] -= 1;
+                out.push(d);
+            }
+        };
+        match self.fixed_turn(c) {
+            Some(s) if !self.lasker => place(c, s, &mut out),
+            // Lasker with a side without pieces on the board: it must place.
+            Some(s) => place(c, s, &mut out),
+            None => {
+                out.push(c);
+                for s in 0..2 {
+                    if c.board[s] >= 3 {
+                        let mut d = c;
+                        d.board[1 - s] -= 1;
+                        out.push(d);
+                    }
+                    if self.lasker && c.hand[s] > 0 {
+                        place(c, s, &mut out);
+                    }
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        out.retain(|d| {
+            let fresh = !seen.contains(d);
+            seen.push(*d);
+            fresh
+        });
+        out
+    }
+
+    /// Every tier reachable from the initial one, children before parents.
+    pub fn tiers(&self) -> Vec<Counts> {
+        let mut order = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        // Depth-first post-order: a tier after all its children.
+        let mut stack = vec![(self.initial(), false)];
+        while let Some((c, done)) = stack.pop() {
+            if done {
+                order.push(c);
+                continue;
+            }
+            if !seen.insert(c) {
+                continue;
+            }
+            stack.push((c, true));
+            for d in self.child_tiers(c) {
+                if d != c && !seen.contains(&d) {
+                    stack.push((d, false));
+                }
+            }
+        }
+        order
+    }
+
+    /// Whether side `s` may fly in tier `c`.
+    pub fn flies(&self, c: Counts, s: usize) -> bool {
+        let n = if self.lasker { c.left(s) } else { c.board[s] };
+        n <= self.fly
+    }
+
+    /// The opposing pieces a mill may remove from `pattern` (standard removal).
+    pub fn removable(&self, pattern: u32) -> u32 {
+        let free = pattern & !self.geo.in_mills(pattern);
+        if free == 0 {
+            pattern
+        } else {
+            free
+        }
+    }
+
+    fn blanks(&self, s: &State) -> u32 {
+        !(s.bits[0] | s.bits[1]) & self.geo.all
+    }
+
+    /// Calls `f` with every legal move of `s` (which must not be primitive for the
+    /// list to mean anything), in a fixed order.
+    pub fn for_each_move(&self, s: &State, mut f: impl FnMut(MoveParts)) {
+        let me = s.turn;
+        let removable = self.removable(s.bits[1 - me]);
+        let blanks = self.blanks(s);
+        let mut emit = |src: Option<usize>, dest: usize, own_after: u32| {
+            if removable != 0 && self.geo.in_mill_at(own_after, dest) {
+                for r in bits(removable) {
+                    f(MoveParts {
+                        src,
+                        dest,
+                        remove: Some(r),
+                    });
+                }
+            } else {
+                f(MoveParts {
+                    src,
+                    dest,
+                    remove: None,
+                });
+            }
+        };
+        if s.counts.hand[me] > 0 {
+            for d in bits(blanks) {
+                emit(None, d, s.bits[me] | 1 << d);
+            }
+        }
+        if self.lasker || s.counts.hand[me] == 0 {
+            let fly = self.flies(s.counts, me);
+            for src in bits(s.bits[me]) {
+                let dests = if fly {
+                    blanks
+                } else {
+                    self.geo.adjacent[src] & blanks
+                };
+                for d in bits(dests) {
+                    emit(Some(src), d, (s.bits[me] & !(1 << src)) | 1 << d);
+                }
+            }
+        }
+    }
+
+    /// Whether `s` has a legal move.
+    pub fn has_move(&self, s: &State) -> bool {
+        let me = s.turn;
+        let blanks = self.blanks(s);
+        if blanks == 0 {
+            return false;
+        }
+        if s.counts.hand[me] > 0 {
+            return true;
+        }
+        if self.flies(s.counts, me) {
+            return s.bits[me] != 0;
+        }
+        bits(s.bits[me]).any(|src| self.geo.adjacent[src] & blanks != 0)
+    }
+
+    /// Whether `m` is a legal move of `s`.
+    pub fn is_legal_move(&self, s: &State, m: MoveParts) -> bool {
+        let me = s.turn;
+        let blanks = self.blanks(s);
+        let n = self.geo.n;
+        if m.dest >= n || blanks >> m.dest & 1 == 0 {
+            return false;
+        }
+        let own_after = match m.src {
+            None => {
+                if s.counts.hand[me] == 0 {
+                    return false;
+                }
+                s.bits[me] | 1 << m.dest
+            }
+            Some(src) => {
+                if !(self.lasker || s.counts.hand[me] == 0)
+                    || src >= n
+                    || s.bits[me] >> src & 1 == 0
+                    || !(self.flies(s.counts, me) || self.geo.adjacent[src] >> m.dest & 1 == 1)
+                {
+                    return false;
+                }
+                (s.bits[me] & !(1 << src)) | 1 << m.dest
+            }
+        };
+        let removable = self.removable(s.bits[1 - me]);
+        let closes = removable != 0 && self.geo.in_mill_at(own_after, m.dest);
+        match (closes, m.remove) {
+            (true, Some(r)) => r < n && removable >> r & 1 == 1,
+            (false, None) => true,
+            _ => false,
+        }
+    }
+
+    /// The position after the legal move `m` of `s`.
+    pub fn apply(&self, s: &State, m: MoveParts) -> State {
+        let me = s.turn;
+        let mut t = *s;
+        match m.src {
+            None => {
+                t.counts.hand[me] -= 1;
+                t.counts.board[me] += 1;
+            }
+            Some(src) => t.bits[me] &= !(1 << src),
+        }
+        t.bits[me] |= 1 << m.dest;
+        if let Some(r) = m.remove {
+            t.bits[1 - me] &= !(1 << r);
+            t.counts.board[1 - me] -= 1;
+        }
+        t.turn = 1 - me;
+        t
+    }
+
+    /// Whether `s` ends the game before any move (a full board in Morabaraba, or a
+    /// side down to two pieces): `Some(true)` a tie, `Some(false)` a loss for the side
+    /// to move; `None` otherwise (the side to move may still have no move).
+    pub fn terminal(&self, c: Counts) -> Option<bool> {
+        if self.full_board_ties && (c.board[0] + c.board[1]) as usize == self.geo.n {
+            return Some(true);
+        }
+        if c.left(0) == 2 || c.left(1) == 2 {
+            return Some(false);
+        }
+        None
+    }
+
+    /// The parent reached by taking back move `m` (made by the side not to move) from
+    /// `s`; the caller checks that it is real (`is_parent`).
+    pub fn unapply(&self, s: &State, m: MoveParts) -> State {
+        let last = 1 - s.turn;
+        let mut p = *s;
+        p.turn = last;
+        p.bits[last] &= !(1 << m.dest);
+        match m.src {
+            None => {
+                p.counts.hand[last] += 1;
+                p.counts.board[last] -= 1;
+            }
+            Some(src) => p.bits[last] |= 1 << src,
+        }
+        if let Some(r) = m.remove {
+            p.bits[s.turn] |= 1 << r;
+            p.counts.board[s.turn] += 1;
+        }
+        p
+    }
+
+    /// Whether `p` (from `unapply(s, m)`) is a real parent of `s` by `m`: a
+    /// position of a plausible tier with its side to move, not over, where `m` is legal.
+    pub fn is_parent(&self, p: &State, m: MoveParts) -> bool {
+        self.plausible(p.counts)
+            && self.fixed_turn(p.counts).is_none_or(|t| t == p.turn)
+            && self.terminal(p.counts).is_none()
+            && self.is_legal_move(p, m)
+    }
+
+    /// Calls `f` with every move that leads from a real parent in tier `parent` to `s`.
+    pub fn for_each_undo(&self, s: &State, parent: Counts, mut f: impl FnMut(MoveParts)) {
+        let me = s.turn;
+        let last = 1 - me;
+        let c = s.counts;
+        let blanks = self.blanks(s);
+        let placed = parent.hand[last] == c.hand[last] + 1
+            && parent.board[last] + 1 == c.board[last]
+            && parent.hand[me] == c.hand[me];
+        let slid = parent.hand == c.hand && parent.board[last] == c.board[last];
+        let removed = if parent.board[me] == c.board[me] + 1 {
+            true
+        } else if parent.board[me] == c.board[me] {
+            false
+        } else {
+            return;
+        };
+        if !placed && !slid {
+            return;
+        }
+        let mut try_move = |m: MoveParts| {
+            let p = self.unapply(s, m);
+            if self.is_parent(&p, m) {
+                f(m);
+            }
+        };
+        // A removal needs the moved piece in a mill now; a slide comes from a neighbour
+        // unless the mover could fly (checked again in full by `is_parent`).
+        let fly = self.flies(parent, last);
+        for dest in bits(s.bits[last]) {
+            if removed && !self.geo.in_mill_at(s.bits[last], dest) {
+                continue;
+            }
+            let srcs: Vec<Option<usize>> = if placed {
+                vec![None]
+            } else if fly {
+                bits(blanks).map(Some).collect()
+            } else {
+                bits(self.geo.adjacent[dest] & blanks).map(Some).collect()
+            };
+            for src in srcs {
+                if removed {
+                    let spots = blanks & !src.map_or(0, |x| 1 << x);
+                    for r in bits(spots) {
+                        try_move(MoveParts {
+                            src,
+                            dest,
+                            remove: Some(r),
+                        });
+                    }
+                } else {
+                    try_move(MoveParts {
+                        src,
+                        dest,
+                        remove: None,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The set bits of `m`, lowest first.
+pub fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
