@@ -456,7 +456,7 @@ static int64_t position_to_autogui(gamesman_game *g, gamesman_position p, char *
     if (!is_tier() && u != NULL && u->regular != NULL && u->regular->PositionToAutoGuiPosition != NULL) {
         return put_cstring(u->regular->PositionToAutoGuiPosition((Position)p.index), buf, capacity, err, "PositionToAutoGuiPosition");
     }
-    return gamesman_fail(err, GAMESMAN_ERROR, "%s has no AutoGUI positions", game->name);
+    return gamesman_fail(err, GAMESMAN_UNSUPPORTED, "%s has no AutoGUI positions", game->name);
 }
 
 static int64_t move_to_autogui(gamesman_game *g, gamesman_position p, uint64_t move, char *buf, uint64_t capacity,
@@ -469,7 +469,7 @@ static int64_t move_to_autogui(gamesman_game *g, gamesman_position p, uint64_t m
     if (!is_tier() && u != NULL && u->regular != NULL && u->regular->MoveToAutoGuiMove != NULL) {
         return put_cstring(u->regular->MoveToAutoGuiMove((Position)p.index, (Move)move), buf, capacity, err, "MoveToAutoGuiMove");
     }
-    return gamesman_fail(err, GAMESMAN_ERROR, "%s has no AutoGUI moves", game->name);
+    return gamesman_fail(err, GAMESMAN_UNSUPPORTED, "%s has no AutoGUI moves", game->name);
 }
 
 /* ---- the module --------------------------------------------------------------------------- */
