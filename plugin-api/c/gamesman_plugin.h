@@ -342,12 +342,13 @@ typedef struct gamesman_module {
 
     /* ---- text for graphical front ends ------------------------------------------ */
 
-    /* The position in GamesmanUni's AutoGUI format ("<turn>_<board>"). Not called by
-     * this host yet (kept for web front ends). NULL: none. */
+    /* The position in GamesmanUni's AutoGUI format ("<turn>_<board>"). `host serve`
+     * calls it when the library's AutoGUI sidecar (libNAME.so.autogui.json, see the
+     * serving guide) gives the variant image data. NULL or GAMESMAN_UNSUPPORTED: none. */
     int64_t (*position_to_autogui)(gamesman_game *game, gamesman_position p, char *buf,
                                    uint64_t capacity, gamesman_error *err);
-    /* A move in AutoGUI's move-button format ("A_x_4_y"). Not called by this host yet.
-     * NULL: none. */
+    /* A move in AutoGUI's move-button format ("A_x_4_y"), called as position_to_autogui
+     * is. NULL or GAMESMAN_UNSUPPORTED: none. */
     int64_t (*move_to_autogui)(gamesman_game *game, gamesman_position p, uint64_t move,
                                char *buf, uint64_t capacity, gamesman_error *err);
 

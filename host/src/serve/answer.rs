@@ -180,14 +180,15 @@ fn autogui_position(v: &VariantEntry, p: TierPosition, text: &str) -> ApiResult<
 }
 
 /// Checks an AutoGUI position string against its board: `1_` or `2_`, then one
-/// character per center, each `-` or a token the board styles.
+/// character per center (or fewer: GamesmanOne's Quixo keeps its last centers for
+/// its arrows' heads), each `-` or a token the board styles.
 pub fn check_autogui_position(board: &Board, s: &str) -> Result<(), String> {
     let cells = s
         .strip_prefix("1_")
         .or_else(|| s.strip_prefix("2_"))
         .ok_or("it does not start with 1_ or 2_")?;
     let n = cells.chars().count();
-    if n != board.centers.len() {
+    if n == 0 || n > board.centers.len() {
         return Err(format!(
             "it has {n} cells for the board's {} centers",
             board.centers.len()
@@ -211,10 +212,16 @@ pub fn check_autogui_move(board: &Board, s: &str) -> Result<(), String> {
             _ => Err(format!("'{t}' is not one of the board's centers")),
         }
     };
-    match parts.as_slice() {
-        ["A", token, c, _] if token.chars().count() == 1 => center(c),
-        ["M", a, b, _] | ["L", a, b, _] => center(a).and(center(b)),
-        ["T", text, c, _] if !text.is_empty() => center(c),
+    // The sound is optional (GamesmanOne's games leave it out: `A_x_4`).
+    let parts = match parts.as_slice() {
+        [kind, a, b] => [*kind, *a, *b],
+        [kind, a, b, _] => [*kind, *a, *b],
+        _ => return Err("it is not A_token_center_sound, M_, L_ or T_".into()),
+    };
+    match parts {
+        ["A", token, c] if token.chars().count() == 1 => center(c),
+        ["M", a, b] | ["L", a, b] => center(a).and(center(b)),
+        ["T", text, c] if !text.is_empty() => center(c),
         _ => Err("it is not A_token_center_sound, M_, L_ or T_".into()),
     }
 }
@@ -468,9 +475,14 @@ mod tests {
         assert!(check_autogui_position(&b, "3_---")
             .unwrap_err()
             .contains("1_ or 2_"));
-        assert!(check_autogui_position(&b, "1_X-")
+        // Fewer cells than centers: the last centers hold no piece.
+        assert!(check_autogui_position(&b, "1_X-").is_ok());
+        assert!(check_autogui_position(&b, "1_X---")
             .unwrap_err()
-            .contains("2 cells"));
+            .contains("4 cells"));
+        assert!(check_autogui_position(&b, "1_")
+            .unwrap_err()
+            .contains("0 cells"));
         assert!(check_autogui_position(&b, "1_XO-")
             .unwrap_err()
             .contains("'O'"));
@@ -479,11 +491,24 @@ mod tests {
     #[test]
     fn autogui_moves_must_name_centers() {
         let b = board();
-        for ok in ["A_X_2_x", "M_0_2_x", "L_1_2_x", "T_pass_0_x"] {
+        for ok in [
+            "A_X_2_x",
+            "M_0_2_x",
+            "L_1_2_x",
+            "T_pass_0_x",
+            "A_X_1",
+            "M_0_2",
+        ] {
             assert!(check_autogui_move(&b, ok).is_ok(), "{ok}");
         }
         for bad in [
-            "A_X_3_x", "M_0_9_x", "A_XY_1_x", "Q_1_2_x", "A_X_1", "T__1_x",
+            "A_X_3_x",
+            "M_0_9_x",
+            "A_XY_1_x",
+            "Q_1_2_x",
+            "A_X",
+            "T__1_x",
+            "A_X_1_x_y",
         ] {
             assert!(check_autogui_move(&b, bad).is_err(), "{bad}");
         }

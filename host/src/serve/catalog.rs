@@ -187,19 +187,35 @@ fn display_name(name: &str, description: &str) -> String {
     }
 }
 
+/// Opens the module's variants, solved ones first: a variant with nothing stored is
+/// opened again after them. A module that holds one variant at a time (GamesmanOne's
+/// games keep theirs in globals) then serves the variant that was solved (Quixo 3x3),
+/// not its default alone; other modules serve every variant, in their order.
 fn open_game(m: &Module, resource: &str, cache: Option<&str>, budget: &Arc<Budget>) -> GameEntry {
-    let mut variants = Vec::new();
+    let mut opened: Vec<(usize, Arc<VariantEntry>)> = Vec::new();
+    let mut later = Vec::new();
     let mut names = HashSet::new();
-    for v in m.info.variants.iter() {
+    for (i, v) in m.info.variants.iter().enumerate() {
         let id = v.name.to_string();
         if !names.insert(id.clone()) {
             continue;
         }
         match open_variant(m, &id, v.description.as_str(), resource, cache, budget) {
-            Ok(entry) => variants.push(Arc::new(entry)),
+            // Closed now (dropped), opened again below.
+            Ok(entry) if entry.status() == Status::Unsolved => later.push((i, id)),
+            Ok(entry) => opened.push((i, Arc::new(entry))),
             Err(e) => log::warn!("leaving out {} {id}: {e}", m.name()),
         }
     }
+    for (i, id) in later {
+        let description = m.info.variants[i].description.as_str();
+        match open_variant(m, &id, description, resource, cache, budget) {
+            Ok(entry) => opened.push((i, Arc::new(entry))),
+            Err(e) => log::warn!("leaving out {} {id}: {e}", m.name()),
+        }
+    }
+    opened.sort_by_key(|(i, _)| *i);
+    let variants = opened.into_iter().map(|(_, v)| v).collect();
     GameEntry {
         id: m.name().to_string(),
         name: display_name(m.name(), m.info.description.as_str()),

@@ -5,7 +5,9 @@
 #
 # SRC is a GamesmanOne `src/` directory (the one holding `games/`), GAME the name of
 # the game's folder under SRC/games/ (mttt, mtttier, fsvp, kaooa, quixo, ...), OUT.so
-# the library to write; then `host --plugin OUT.so ...` as for any module.
+# the library to write; then `host --plugin OUT.so ...` as for any module. Where the
+# layer has image data for the game (autogui/GAME.json), it is copied beside the
+# library as OUT.so.autogui.json, so `host serve --gamesmanuni` draws it on a board.
 #
 # What it does: reads the game's source files from the SOURCES list of its
 # CMakeLists.txt and its `Game` object's name from the `extern const Game kX;` line of
@@ -95,6 +97,12 @@ IFS=$old_ifs
 x86=""
 if cat "$@" "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
     x86="-msse4.1 -mbmi -mbmi2 -mpopcnt"
+fi
+
+# The game's AutoGUI sidecar (image data for GamesmanUni's boards, see the serving
+# guide), when the layer has one: OUT.so.autogui.json beside the library.
+if [ -f "$layer/autogui/$name.json" ]; then
+    cp -- "$layer/autogui/$name.json" "$out.autogui.json"
 fi
 
 # shellcheck disable=SC2086 # word splitting of CC, CFLAGS and the x86 flags is intended

@@ -456,7 +456,14 @@ static int64_t position_to_autogui(gamesman_game *g, gamesman_position p, char *
     if (!is_tier() && u != NULL && u->regular != NULL && u->regular->PositionToAutoGuiPosition != NULL) {
         return put_cstring(u->regular->PositionToAutoGuiPosition((Position)p.index), buf, capacity, err, "PositionToAutoGuiPosition");
     }
-    return gamesman_fail(err, GAMESMAN_ERROR, "%s has no AutoGUI positions", game->name);
+    return gamesman_fail(err, GAMESMAN_UNSUPPORTED, "%s has no AutoGUI positions", game->name);
+}
+
+/* A move without a string (Mills' moves with a removal: GamesmanOne draws their parts,
+ * not the whole move) is GAMESMAN_UNSUPPORTED: the host lists it by its text. */
+static int64_t put_move_cstring(CString c, char *buf, uint64_t capacity, gamesman_error *err) {
+    if (c.str == NULL) return gamesman_fail(err, GAMESMAN_UNSUPPORTED, "%s gives this move no AutoGUI string", game->name);
+    return put_cstring(c, buf, capacity, err, "MoveToAutoGuiMove");
 }
 
 static int64_t move_to_autogui(gamesman_game *g, gamesman_position p, uint64_t move, char *buf, uint64_t capacity,
@@ -464,12 +471,12 @@ static int64_t move_to_autogui(gamesman_game *g, gamesman_position p, uint64_t m
     (void)g;
     const Uwapi *u = game->uwapi;
     if (is_tier() && u != NULL && u->tier != NULL && u->tier->MoveToAutoGuiMove != NULL) {
-        return put_cstring(u->tier->MoveToAutoGuiMove(tp_of(p), (Move)move), buf, capacity, err, "MoveToAutoGuiMove");
+        return put_move_cstring(u->tier->MoveToAutoGuiMove(tp_of(p), (Move)move), buf, capacity, err);
     }
     if (!is_tier() && u != NULL && u->regular != NULL && u->regular->MoveToAutoGuiMove != NULL) {
-        return put_cstring(u->regular->MoveToAutoGuiMove((Position)p.index, (Move)move), buf, capacity, err, "MoveToAutoGuiMove");
+        return put_move_cstring(u->regular->MoveToAutoGuiMove((Position)p.index, (Move)move), buf, capacity, err);
     }
-    return gamesman_fail(err, GAMESMAN_ERROR, "%s has no AutoGUI moves", game->name);
+    return gamesman_fail(err, GAMESMAN_UNSUPPORTED, "%s has no AutoGUI moves", game->name);
 }
 
 /* ---- the module --------------------------------------------------------------------------- */

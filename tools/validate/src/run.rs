@@ -139,6 +139,7 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
         sink: &sink,
     };
     crate::checks::turn::check_declarations(&probe, tiers.initial);
+    crate::checks::autogui::sidecar(&probe, &module, tiers.initial);
     let counts = check_positions(&probe, plan, opts.progress);
     if matches!(plan, Plan::Exhaustive) {
         crate::orbits::check(&probe);

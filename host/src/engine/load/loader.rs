@@ -218,11 +218,19 @@ pub fn load_path(path: &Path) -> Result<Module, LoadError> {
 
 /// Loads the C module at `path` (a library without a Rust root module).
 fn load_c(path: PathBuf) -> Result<Module, LoadError> {
-    let module = match cmodule::load(&path) {
+    let mut module = match cmodule::load(&path) {
         Ok(Some(m)) => m,
         Ok(None) => return Err(LoadError::NotAModule { path }),
         Err(Ok(reason)) => return Err(LoadError::BadCModule { path, reason }),
         Err(Err(reason)) => return Err(LoadError::NotALibrary { path, reason }),
+    };
+    let names: Vec<String> = module.variants.iter().map(|(n, _)| n.clone()).collect();
+    module.images = match crate::engine::load::sidecar::load(&path, &module.name, &names) {
+        Ok(s) => s.map(Arc::new),
+        Err(e) => {
+            log::warn!("{e}");
+            None
+        }
     };
     let info = FfiModuleInfo {
         name: module.name.as_str().into(),

@@ -7,3 +7,4 @@ pub mod compat;
 pub mod data_dir;
 pub mod loader;
 pub mod plugin_path;
+pub mod sidecar;

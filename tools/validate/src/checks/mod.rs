@@ -7,6 +7,7 @@
 //! all for a forward-only module (none given). The solver's fast paths are compared with the functions they stand in for. This file
 //! must not judge anything itself: it gathers facts and hands them to the checks.
 
+pub mod autogui;
 pub mod children;
 pub mod fast_paths;
 pub mod primitive;
@@ -58,6 +59,7 @@ pub fn check_position(probe: &Probe<'_>, p: TierPosition) -> Checked {
         fast_paths::check_children(probe, p, &moves, &kids);
     }
     text::check_move_texts(probe, p, &moves);
+    autogui::check(probe, p, &moves);
     turn::check(probe, p, turn, &kids);
     // A forward-only module gives no undo moves: the solver builds parents from moves,
     // so there is nothing here to compare them with.

@@ -180,9 +180,9 @@ pub struct CModuleStruct {
     pub canonical_position: cfn!(Game, CPosition, *mut CPosition, Err => c_int),
     /// `score`.
     pub score: cfn!(Game, CPosition, *mut i64, Err => c_int),
-    /// `position_to_autogui` (not called by this host yet).
+    /// `position_to_autogui` (called by `object::autogui`).
     pub position_to_autogui: cfn!(Game, CPosition, *mut c_char, u64, Err => i64),
-    /// `move_to_autogui` (not called by this host yet).
+    /// `move_to_autogui` (called by `object::autogui`).
     pub move_to_autogui: cfn!(Game, CPosition, u64, *mut c_char, u64, Err => i64),
     /// `scan_position` (header revision 2).
     pub scan_position: cfn!(Game, CPosition, *mut u32, Err => c_int),

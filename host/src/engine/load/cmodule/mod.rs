@@ -71,6 +71,8 @@ pub struct CModule {
     pub description: String,
     /// Its variants (name, description), the default first.
     pub variants: Vec<(String, String)>,
+    /// Its AutoGUI sidecar's images (`load::sidecar`), if it has a good one.
+    pub images: Option<std::sync::Arc<crate::engine::load::sidecar::Sidecar>>,
 }
 
 impl std::fmt::Debug for CModule {
@@ -194,6 +196,7 @@ fn read_module(ptr: *const CModuleStruct) -> Result<CModule, CModuleError> {
         authors: text(table.authors, "authors")?.unwrap_or_default(),
         description: text(table.description, "description")?.unwrap_or_default(),
         variants: variants(&table)?,
+        images: None,
         name,
         table,
     })
@@ -245,8 +248,13 @@ fn variants(table: &CModuleStruct) -> Result<Vec<(String, String)>, CModuleError
 
 impl CModule {
     /// Opens a variant (a name from `variants`) as a game object.
+    /// The variant gets its sidecar images when they fit its AutoGUI strings.
     pub fn open(&self, variant: &str) -> Result<CGame, OpenError> {
-        CGame::open(self.table, &self.name, variant)
+        let mut game = CGame::open(self.table, &self.name, variant)?;
+        if let Some(images) = self.images.as_ref().and_then(|s| s.variant(variant)) {
+            game.attach_images(images);
+        }
+        Ok(game)
     }
 }
 

@@ -22,6 +22,7 @@ use std::mem::MaybeUninit;
 use std::os::raw::c_int;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+mod autogui;
 mod fast;
 
 /// A variant of a C module, opened by `new_game`; freed with `free_game` on drop.
@@ -34,6 +35,8 @@ pub struct CGame {
     flags: u64,
     /// Held around every call unless the module is thread-safe.
     lock: Option<Mutex<()>>,
+    /// The variant's images from the module's sidecar, if any fit (`autogui`).
+    images: Option<std::sync::Arc<crate::engine::load::sidecar::VariantImages>>,
 }
 
 // SAFETY: the module's functions are called under `lock` unless the module declares
@@ -174,6 +177,7 @@ impl CGame {
             ),
             flags: table.flags,
             lock,
+            images: None,
         };
         if let Some(f) = table.properties {
             let mut p = CProperties::default();
@@ -615,5 +619,21 @@ impl GameObject for CGame {
             return Ok(0);
         };
         self.int("score", |out, e| unsafe { f(self.game, to_c(p), out, e) })
+    }
+
+    fn autogui_board(&self) -> ObjectResult<Option<gamesman_plugin_api::autogui::Board>> {
+        Ok(self.images.as_ref().map(|i| i.board.clone()))
+    }
+
+    fn autogui_position(&self, p: TierPosition) -> ObjectResult<Option<String>> {
+        self.c_autogui_position(p)
+    }
+
+    fn autogui_move(&self, p: TierPosition, m: Move) -> ObjectResult<Option<String>> {
+        self.c_autogui_move(p, m)
+    }
+
+    fn image_autogui_data(&self) -> ObjectResult<Option<String>> {
+        Ok(self.images.as_ref().map(|i| i.json.clone()))
     }
 }
