@@ -3,7 +3,7 @@
 //! paragraph on stderr (or a JSON object with `--json`) and the exit code
 //! `cli::exit` assigns, never a panic backtrace.
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use gamesman_host::cli::analyze::AnalyzeArgs;
 use gamesman_host::cli::args::{BenchCommand, Cli, Command, DbCommand};
 use gamesman_host::cli::bench::FloorArgs;
@@ -367,7 +367,7 @@ pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
-    let cli = match Cli::try_parse() {
+    let cli = match gamesman_host::cli::args::parse() {
         Ok(cli) => cli,
         // Help and version are not errors; a usage error is JSON when --json is asked.
         Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {

@@ -441,6 +441,23 @@ pub trait FfiGame: Send + Sync {
     fn prefers_forward(&self) -> bool {
         false
     }
+
+    // ---- appended in plugin-api 0.1.9: names for people (issue 52) -----------------
+
+    /// Undo move `u` at `p` as text (`Game::undo_move_to_text`), empty when the
+    /// module gives none. Default (modules before 0.1.9): empty, and undo moves are
+    /// named by their number.
+    fn undo_move_to_text(&self, p: TierPosition, u: UndoMove) -> CallResult<RString> {
+        let _ = (p, u);
+        RResult::ROk(RString::new())
+    }
+
+    /// The game's display name (`Game::DISPLAY_NAME`), empty when the module gives
+    /// none. Default (modules before 0.1.9): empty, and front ends cut a name from the
+    /// module's description.
+    fn display_name(&self) -> RString {
+        RString::new()
+    }
 }
 
 /// The game object as the host holds it.

@@ -176,6 +176,11 @@ pub trait Game: Send + Sync + Sized + 'static {
     const AUTHORS: &'static str;
     /// One paragraph about the game.
     const DESCRIPTION: &'static str;
+    /// The game's name as people read it ("Three Men's Morris"), shown by `serve`'s
+    /// catalog, GamesmanUni and `host info` (plugin-api 0.1.9). Default: empty, and
+    /// front ends take the description up to its first `:` when that is short
+    /// ("Quixo: ..." gives "Quixo"), else `NAME`.
+    const DISPLAY_NAME: &'static str = "";
 
     /// The variants offered; the first is the default.
     fn variants() -> Vec<VariantInfo>;
@@ -273,6 +278,15 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// forward-only module hands out no undo moves) and returns `p`.
     fn undo_move(&self, p: TierPosition, _u: UndoMove) -> TierPosition {
         p
+    }
+
+    /// Undo move `u` at `p` as text for people (plugin-api 0.1.9), such as the move it
+    /// takes back ("b2-b3" undone): `validate` names undo moves by it in its findings
+    /// instead of by number. Only asked for undo moves `generate_undo_moves_to_tier`
+    /// gave at `p`. Default: `None`, and undo moves are named by their number.
+    #[doc(alias = "undo_move_to_string")]
+    fn undo_move_to_text(&self, _p: TierPosition, _u: UndoMove) -> Option<String> {
+        None
     }
 
     /// A readable tier name (`gTierToString`). Default: the tier number.

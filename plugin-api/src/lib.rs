@@ -5,7 +5,8 @@
 //! Tier Gamesman additions, in Rust), builds a `cdylib`, and exports it with
 //! [`export_game!`]. The host loads it through the versioned, layout-checked ABI in
 //! [`ffi`]. [`rank`] hashes boards with given piece counts densely, so a tier's
-//! positions map onto `0..tier_size`. [`autogui`] describes boards and moves for
+//! positions map onto `0..tier_size`. [`symmetry`] gives the symmetries of square, rectangular and Mills boards
+//! as permutation tables, and canonical forms as least images. [`autogui`] describes boards and moves for
 //! graphical front ends. [`object`] states `Game`'s instance methods as a
 //! fallible trait, so that a host can put a game described at run time (a C module
 //! written against `c/gamesman_plugin.h`, or a GamesmanClassic module built with
@@ -53,6 +54,7 @@ pub mod ffi;
 pub mod game;
 pub mod object;
 pub mod rank;
+pub mod symmetry;
 pub mod types;
 
 #[doc(hidden)]

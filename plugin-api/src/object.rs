@@ -157,6 +157,15 @@ pub trait GameObject: Send + Sync + 'static {
     fn image_autogui_data(&self) -> ObjectResult<Option<String>> {
         Ok(None)
     }
+    /// `Game::undo_move_to_text` (plugin-api 0.1.9). Default: `None`.
+    fn undo_move_to_text(&self, _p: TierPosition, _u: UndoMove) -> ObjectResult<Option<String>> {
+        Ok(None)
+    }
+    /// `Game::DISPLAY_NAME` (plugin-api 0.1.9); empty when the game gives none.
+    /// Default: empty.
+    fn display_name(&self) -> String {
+        String::new()
+    }
 }
 
 /// `Game::text_to_move`'s default for any game object: matches `text` (trimmed,
@@ -369,5 +378,11 @@ impl<G: Game> GameObject for G {
     }
     fn image_autogui_data(&self) -> ObjectResult<Option<String>> {
         Ok(Game::image_autogui_data(self))
+    }
+    fn undo_move_to_text(&self, p: TierPosition, u: UndoMove) -> ObjectResult<Option<String>> {
+        Ok(Game::undo_move_to_text(self, p, u))
+    }
+    fn display_name(&self) -> String {
+        G::DISPLAY_NAME.to_string()
     }
 }

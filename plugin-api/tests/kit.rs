@@ -57,6 +57,22 @@ fn the_example_validates() {
     assert_eq!(json["summary"]["ok"], true, "{json}");
     assert_eq!(json["summary"]["errors"], 0, "{json}");
     assert_eq!(json["summary"]["tiers"], 1, "{json}");
+    // Its one tier lists itself (the default `tier_children`), but no heap grows
+    // again: the report does not call the game loopy.
+    assert_eq!(json["tiers"][0]["loopy"], true, "{json}");
+    assert_eq!(json["tiers"][0]["cycles"], false, "{json}");
+    assert_eq!(json["summary"]["cyclic_tiers"], 0, "{json}");
+    let text = run("validate", &["--exhaustive"]);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("0  0 "))
+        .unwrap_or_else(|| panic!("no row for tier 0:\n{text}"));
+    assert!(row.contains(" no* "), "{row}");
+    assert!(!row.contains(" yes "), "{row}");
+    assert!(
+        text.contains("loopy tiers:  0 (1 list themselves in tier_children)"),
+        "{text}"
+    );
 }
 
 #[test]

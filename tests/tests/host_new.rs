@@ -349,3 +349,75 @@ fn bad_names_are_refused_before_anything_is_written() {
     assert!(r.assert_failure_code(2).contains("not a directory"));
     assert!(snapshot(scratch.path()).is_empty());
 }
+
+#[test]
+fn new_help_lists_only_what_new_takes() {
+    let scratch = tempfile::tempdir().unwrap();
+    let r = host_in(scratch.path(), &["new", "--help"]);
+    r.assert_success();
+    for own in ["--lang", "--tiers", "--dir", "<NAME>"] {
+        assert!(r.stdout.contains(own), "{own}: {}", r.describe());
+    }
+    for global in [
+        "--plugin",
+        "--variant",
+        "--cache",
+        "--trust",
+        "--verify-fetch",
+        "--fetch-deadline",
+    ] {
+        assert!(!r.stdout.contains(global), "{global}: {}", r.describe());
+    }
+    // The other commands still take and show them.
+    let r = host_in(scratch.path(), &["solve", "--help"]);
+    r.assert_success();
+    assert!(r.stdout.contains("--plugin") && r.stdout.contains("--variant"));
+}
+
+#[test]
+fn new_hints_a_shared_target_directory() {
+    let scratch = tempfile::tempdir().unwrap();
+    let run_new = |name: &str, target: Option<&str>| {
+        let dir = scratch.path().join(name);
+        let mut cmd = host_command(
+            &host_binary(),
+            &["new", name, "--dir", dir.to_str().unwrap()],
+        );
+        cmd.current_dir(scratch.path());
+        match target {
+            Some(t) => cmd.env("CARGO_TARGET_DIR", t),
+            None => cmd.env_remove("CARGO_TARGET_DIR"),
+        };
+        let r = run(cmd, Duration::from_secs(60));
+        r.assert_success();
+        (r, dir)
+    };
+    let (r, dir) = run_new("alone", None);
+    assert!(
+        r.stdout.contains("export CARGO_TARGET_DIR="),
+        "{}",
+        r.describe()
+    );
+    assert!(r
+        .stdout
+        .contains("validate --plugin target/release/libalone.so"));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("export CARGO_TARGET_DIR="), "{readme}");
+    assert!(
+        readme.contains("$CARGO_TARGET_DIR/release/libalone.so"),
+        "{readme}"
+    );
+    // With one set, the next steps name the library where cargo will put it.
+    let (r, _) = run_new("shared", Some("/tmp/shared-target"));
+    assert!(
+        r.stdout
+            .contains("validate --plugin /tmp/shared-target/release/libshared.so"),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        !r.stdout.contains("export CARGO_TARGET_DIR="),
+        "{}",
+        r.describe()
+    );
+}

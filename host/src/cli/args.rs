@@ -401,6 +401,40 @@ pub enum DbCommand {
     },
 }
 
+/// The global options that mean nothing to `new`: clap copies every global option
+/// into every command, and `host new --help` should list only what `new` takes.
+const NOT_FOR_NEW: [&str; 6] = [
+    "plugin",
+    "variant",
+    "cache",
+    "trust",
+    "verify_fetch",
+    "fetch_deadline",
+];
+
+/// The command line as parsed and documented: `Cli`'s, with the global options hidden
+/// in `new`'s help (still accepted there, and ignored, as before).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    // Built first, so that the global options are already copied into `new`.
+    cmd.build();
+    cmd.mut_subcommand("new", |mut new| {
+        for id in NOT_FOR_NEW {
+            new = new.mut_arg(id, |a| a.hide(true));
+        }
+        new
+    })
+}
+
+/// Parses the process's arguments with `command()`.
+pub fn parse() -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
+}
+
 impl Cli {
     /// Checks what clap cannot check for options given before or after the command
     /// alike (global options are merged only after the command's own checks).

@@ -391,14 +391,23 @@ pub fn run(args: &NewArgs) -> anyhow::Result<()> {
         )?,
         (Lang::C, _) => {}
     }
+    // Cargo builds where CARGO_TARGET_DIR says when it is set (projects sharing one
+    // build of their dependencies).
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| "target".to_string(), |t| super::shell_word(&t));
     let (build, lib) = match args.lang {
         Lang::Rust => (
             "cargo build --release",
-            format!("target/release/lib{name}.so"),
+            format!("{target}/release/lib{name}.so"),
         ),
         Lang::C => ("make", format!("./lib{name}.so")),
     };
     outln!("\nNext:\n  cd {dir}\n  {build}\n  validate --plugin {lib}\n  host --plugin {lib} solve --db file:db\n  host --plugin {lib} play --db file:db")?;
+    if args.lang == Lang::Rust && target == "target" {
+        outln!("Several module projects? `export CARGO_TARGET_DIR=$HOME/.cache/gamesman-target` before `cargo build` shares one build of their dependencies (about a minute each otherwise); the library is then under $CARGO_TARGET_DIR/release.")?;
+    }
     outln!("README.md in the project lists the next steps.")?;
     Ok(())
 }

@@ -409,6 +409,22 @@ impl GameHandle {
         self.check("undo_move", self.inner.game.undo_move(p, u))
     }
 
+    /// Undo move `u` at `p` as the module writes it (plugin-api 0.1.9), one line of
+    /// at most 200 characters; `None` when the module gives none (every module before
+    /// 0.1.9) or the call fails.
+    pub fn undo_move_text(&self, p: TierPosition, u: UndoMove) -> Option<String> {
+        let s = self
+            .check("undo_move_to_text", self.inner.game.undo_move_to_text(p, u))
+            .ok()?;
+        one_line(s.as_str(), 200)
+    }
+
+    /// The game's display name as the module gives it (plugin-api 0.1.9), one line of
+    /// at most 80 characters; `None` when it gives none (every module before 0.1.9).
+    pub fn display_name(&self) -> Option<String> {
+        one_line(self.inner.game.display_name().as_str(), 80)
+    }
+
     /// `board_to_text(p)`.
     pub fn board_to_text(&self, p: TierPosition) -> ModuleResult<String> {
         Ok(self
@@ -603,5 +619,43 @@ impl GameHandle {
         self.children_batch(p.tier, &[p.position], &mut buf, &mut count)?;
         buf.truncate(count[0] as usize);
         Ok(buf)
+    }
+}
+
+/// `text`'s first line without control characters, trimmed and cut to `max`
+/// characters; `None` when nothing is left. A module's names for people go through it,
+/// so that a name cannot break a table, a log line or a page's layout.
+pub fn one_line(text: &str, max: usize) -> Option<String> {
+    let line: String = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(max)
+        .collect();
+    let line = line.trim();
+    (!line.is_empty()).then(|| line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn names_from_modules_are_one_short_clean_line() {
+        assert_eq!(
+            one_line("  Three Men's Morris ", 80).as_deref(),
+            Some("Three Men's Morris")
+        );
+        assert_eq!(one_line("Quixo\n<script>", 80).as_deref(), Some("Quixo"));
+        assert_eq!(one_line("a\u{1b}[31mb\u{7}", 80).as_deref(), Some("a[31mb"));
+        assert_eq!(one_line(&"x".repeat(10_000), 80).map(|s| s.len()), Some(80));
+        assert_eq!(
+            one_line("é".repeat(100).as_str(), 3).as_deref(),
+            Some("ééé")
+        );
+        assert_eq!(one_line("", 80), None);
+        assert_eq!(one_line(" \t\n name", 80), None);
     }
 }

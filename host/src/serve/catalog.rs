@@ -176,17 +176,6 @@ impl Catalog {
     }
 }
 
-/// A display name: the module's description up to its first colon when that is short
-/// ("Quixo: on a turn ..." gives "Quixo"), else the module's name.
-fn display_name(name: &str, description: &str) -> String {
-    match description.split_once(':') {
-        Some((head, _)) if !head.is_empty() && head.len() <= 40 && !head.contains('.') => {
-            head.to_string()
-        }
-        _ => name.to_string(),
-    }
-}
-
 /// Opens the module's variants, solved ones first: a variant with nothing stored is
 /// opened again after them. A module that holds one variant at a time (GamesmanOne's
 /// games keep theirs in globals) then serves the variant that was solved (Quixo 3x3),
@@ -215,10 +204,10 @@ fn open_game(m: &Module, resource: &str, cache: Option<&str>, budget: &Arc<Budge
         }
     }
     opened.sort_by_key(|(i, _)| *i);
-    let variants = opened.into_iter().map(|(_, v)| v).collect();
+    let variants: Vec<Arc<VariantEntry>> = opened.into_iter().map(|(_, v)| v).collect();
     GameEntry {
         id: m.name().to_string(),
-        name: display_name(m.name(), m.info.description.as_str()),
+        name: crate::engine::ask::info::display_name(m, variants.first().map(|v| &v.game)),
         description: m.info.description.to_string(),
         authors: m.info.authors.to_string(),
         variants,
@@ -272,7 +261,7 @@ fn open_variant(
 
 #[cfg(test)]
 mod tests {
-    use super::display_name;
+    use crate::engine::ask::info::name_from_description as display_name;
 
     #[test]
     fn display_names() {

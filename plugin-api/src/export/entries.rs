@@ -336,4 +336,21 @@ impl<G: GameObject> FfiGame for Adapter<G> {
             )
         })
     }
+
+    fn undo_move_to_text(&self, p: TierPosition, u: UndoMove) -> CallResult<RString> {
+        guard("undo_move_to_text", || {
+            Ok(
+                module_call!("undo_move_to_text", self.game.undo_move_to_text(p, u))
+                    .unwrap_or_default()
+                    .into(),
+            )
+        })
+    }
+
+    fn display_name(&self) -> RString {
+        // A module that panics here gives no name; the host falls back to its own.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.game.display_name()))
+            .unwrap_or_default()
+            .into()
+    }
 }

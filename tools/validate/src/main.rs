@@ -6,6 +6,7 @@
 //! and maps the result to an exit code. It must not contain checks.
 
 mod checks;
+mod cycles;
 mod dot;
 mod findings;
 mod orbits;
@@ -17,6 +18,7 @@ mod report;
 mod run;
 mod sample;
 mod tiers;
+mod variants;
 
 use anyhow::Context;
 use clap::Parser;
@@ -71,6 +73,11 @@ struct Cli {
     /// The variant to check (default: the module's default variant).
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
+
+    /// Check every variant the module offers, one after another (exit 1 if any has
+    /// an error, 3 if any cannot be opened).
+    #[arg(long, conflicts_with_all = ["variant", "dot"])]
+    all_variants: bool,
 
     /// Check every position of every reachable tier, and count reachable positions
     /// (default when the tiers hold at most 20,000,000 positions).
@@ -139,6 +146,9 @@ fn validate(cli: &Cli) -> anyhow::Result<ExitCode> {
         max_findings: cli.max_findings,
         progress: true,
     };
+    if cli.all_variants {
+        return variants::finish(&variants::run_all(&opts)?, cli.json);
+    }
     let outcome = run::run(&opts)?;
     if let Some(path) = &cli.dot {
         std::fs::write(path, dot::render(&outcome))

@@ -157,6 +157,9 @@ pub struct TierReport {
     pub density: Option<f64>,
     /// Whether it lists itself as a child.
     pub loopy: bool,
+    /// For a tier that lists itself, whether a cycle of its positions was found
+    /// (exhaustive runs of tiers up to `cycles::MAX_TIER` positions); else `None`.
+    pub cycles: Option<bool>,
     /// Its DAG level (0: no children), when the graph is a DAG.
     pub level: Option<usize>,
     /// Its declared child tiers, itself excluded.
@@ -178,6 +181,9 @@ pub struct Summary {
     pub reachable_positions: Option<u64>,
     /// Tiers that list themselves as children.
     pub loopy_tiers: usize,
+    /// Of those, tiers where a cycle of positions was found; `None` when not
+    /// searched (sampled runs).
+    pub cyclic_tiers: Option<usize>,
     /// Tiers per DAG level, level 0 (no children) first: how many can be solved at
     /// once. `None` when the graph has a cycle.
     pub level_widths: Option<Vec<usize>>,

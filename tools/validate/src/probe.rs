@@ -10,7 +10,7 @@ use crate::findings::{Check, Finding, FindingSink, MoveRef, PositionRef, Severit
 use crate::tiers::{tier_ref, TierMap};
 use gamesman_host::{GameHandle, ModuleError, ModuleResult};
 use gamesman_plugin_api::ffi::FfiProperties;
-use gamesman_plugin_api::{Move, Tier, TierPosition};
+use gamesman_plugin_api::{Move, Tier, TierPosition, UndoMove};
 
 /// Shared state of one validation run, handed to every check.
 pub struct Probe<'a> {
@@ -148,6 +148,15 @@ impl<'a> Probe<'a> {
         match self.game.move_to_text(p, m) {
             Ok(t) => format!("\"{t}\""),
             Err(_) => format!("#{} (move_to_text failed)", m.0),
+        }
+    }
+
+    /// `undo move "TEXT" (#N)` with the module's text for undo move `u` at `p`
+    /// (plugin-api 0.1.9), or `undo move #N` when it gives none.
+    pub fn show_undo(&self, p: TierPosition, u: UndoMove) -> String {
+        match self.game.undo_move_text(p, u) {
+            Some(t) => format!("undo move \"{t}\" (#{})", u.0),
+            None => format!("undo move #{}", u.0),
         }
     }
 

@@ -104,7 +104,7 @@ fn render_tiers(o: &Outcome, out: &mut String) {
         .clamp(4, 24);
     let _ = writeln!(
         out,
-        "  {:>6}  {:<name_width$}  {:>12}  {:>12}  {:>12}  {:>12}  {:>8}  {:>5}  {:>5}  children",
+        "  {:>6}  {:<name_width$}  {:>12}  {:>12}  {:>12}  {:>12}  {:>8}  {:>5}  {:>6}  children",
         "tier", "name", "size", "checked", "legal", "reachable", "density", "level", "loopy"
     );
     for t in o.tiers.iter().take(MAX_TIER_ROWS) {
@@ -116,7 +116,7 @@ fn render_tiers(o: &Outcome, out: &mut String) {
         let children: Vec<String> = t.children.iter().map(|c| c.to_string()).collect();
         let _ = writeln!(
             out,
-            "  {:>6}  {:<name_width$}  {:>12}  {:>12}  {:>12}  {:>12}  {:>8}  {:>5}  {:>5}  {}",
+            "  {:>6}  {:<name_width$}  {:>12}  {:>12}  {:>12}  {:>12}  {:>8}  {:>5}  {:>6}  {}",
             t.tier,
             t.name,
             count(t.size),
@@ -125,8 +125,19 @@ fn render_tiers(o: &Outcome, out: &mut String) {
             reachable,
             density,
             level,
-            if t.loopy { "yes" } else { "no" },
+            loopy_cell(t),
             children.join(" ")
+        );
+    }
+    if o.tiers.iter().any(|t| t.loopy && t.cycles != Some(true)) {
+        let _ = writeln!(
+            out,
+            "  {}",
+            if o.tiers.iter().any(|t| t.cycles == Some(false)) {
+                "no*: lists itself in tier_children, but no position of it can return to itself (solved as loopy all the same)"
+            } else {
+                "listed: lists itself in tier_children; whether its positions can return to themselves is searched in exhaustive runs"
+            }
         );
     }
     if o.tiers.len() > MAX_TIER_ROWS {
@@ -160,7 +171,18 @@ fn render_summary(o: &Outcome, out: &mut String) {
             count(r)
         );
     }
-    let _ = writeln!(out, "  loopy tiers:  {}", s.loopy_tiers);
+    match s.cyclic_tiers {
+        Some(c) if c != s.loopy_tiers => {
+            let _ = writeln!(
+                out,
+                "  loopy tiers:  {c} ({} list themselves in tier_children)",
+                s.loopy_tiers
+            );
+        }
+        _ => {
+            let _ = writeln!(out, "  loopy tiers:  {}", s.loopy_tiers);
+        }
+    }
     match (&s.level_widths, &s.cycle) {
         (Some(widths), _) => {
             let shown: Vec<String> = widths.iter().map(|w| w.to_string()).collect();
@@ -220,5 +242,16 @@ fn plural(n: u64, what: &str) -> String {
         format!("1 {what}")
     } else {
         format!("{n} {what}s")
+    }
+}
+
+/// The tier table's loopy cell: `yes` (a cycle of positions found), `no*` (listed
+/// without a cycle), `listed` (listed, not searched), `no` (not listed).
+fn loopy_cell(t: &crate::outcome::TierReport) -> &'static str {
+    match (t.loopy, t.cycles) {
+        (false, _) => "no",
+        (true, Some(true)) => "yes",
+        (true, Some(false)) => "no*",
+        (true, None) => "listed",
     }
 }

@@ -119,6 +119,7 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
             legal_positions: 0,
             reachable_positions: None,
             loopy_tiers: 0,
+            cyclic_tiers: None,
             level_widths: None,
             cycle: None,
             errors: 0,
@@ -153,13 +154,19 @@ pub fn run(opts: &Options) -> Result<Outcome, RunError> {
         }
         Plan::Sample { .. } => None,
     };
-    outcome.tiers = tier_reports(&tiers, &counts, reach.as_ref());
+    let cycles = match plan {
+        Plan::Exhaustive => crate::cycles::search(&probe),
+        Plan::Sample { .. } => vec![None; tiers.tiers.len()],
+    };
+    outcome.tiers = tier_reports(&tiers, &counts, reach.as_ref(), &cycles);
     let s = &mut outcome.summary;
     s.tiers = tiers.tiers.len();
     s.checked_positions = outcome.tiers.iter().map(|t| t.checked).sum();
     s.legal_positions = outcome.tiers.iter().map(|t| t.legal).sum();
     s.reachable_positions = reach.as_ref().map(|r| r.total);
     s.loopy_tiers = tiers.loopy_count();
+    s.cyclic_tiers = matches!(plan, Plan::Exhaustive)
+        .then(|| cycles.iter().filter(|c| **c == Some(true)).count());
     s.level_widths = tiers
         .levels
         .as_ref()
@@ -228,7 +235,12 @@ fn check_positions(probe: &Probe<'_>, plan: Plan, show: bool) -> Vec<TierCounts>
     counts
 }
 
-fn tier_reports(tiers: &TierMap, counts: &[TierCounts], reach: Option<&Reach>) -> Vec<TierReport> {
+fn tier_reports(
+    tiers: &TierMap,
+    counts: &[TierCounts],
+    reach: Option<&Reach>,
+    cycles: &[Option<bool>],
+) -> Vec<TierReport> {
     tiers
         .tiers
         .iter()
@@ -250,6 +262,7 @@ fn tier_reports(tiers: &TierMap, counts: &[TierCounts], reach: Option<&Reach>) -
                     }
                 }),
                 loopy: n.loopy,
+                cycles: cycles[rank],
                 level: n.level,
                 children: n.children.iter().map(|t| t.0).collect(),
             }

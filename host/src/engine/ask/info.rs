@@ -9,6 +9,24 @@ use crate::engine::numbers::count;
 use crate::engine::tier::{TierGraph, TierGraphError};
 use serde_json::json;
 
+/// The game's name for people: the module's display name (plugin-api 0.1.9), else
+/// its description up to the first colon when that is short ("Quixo: on a turn ..."
+/// gives "Quixo"), else the module's name.
+pub fn display_name(module: &Module, game: Option<&GameHandle>) -> String {
+    game.and_then(GameHandle::display_name)
+        .unwrap_or_else(|| name_from_description(module.name(), module.info.description.as_str()))
+}
+
+/// The name cut from a description (the fallback of `display_name`).
+pub fn name_from_description(name: &str, description: &str) -> String {
+    match description.split_once(':') {
+        Some((head, _)) if !head.is_empty() && head.len() <= 40 && !head.contains('.') => {
+            head.to_string()
+        }
+        _ => name.to_string(),
+    }
+}
+
 /// The metadata as a JSON value.
 pub fn info_json(module: &Module, game: &GameHandle) -> ModuleResult<serde_json::Value> {
     let p = game.properties();
@@ -22,6 +40,7 @@ pub fn info_json(module: &Module, game: &GameHandle) -> ModuleResult<serde_json:
         .collect();
     Ok(json!({
         "name": module.name(),
+        "display_name": display_name(module, Some(game)),
         "authors": module.info.authors.as_str(),
         "description": module.info.description.as_str(),
         "file": module.path.display().to_string(),
@@ -58,6 +77,10 @@ pub fn info_text(module: &Module, game: &GameHandle) -> ModuleResult<String> {
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut s = String::new();
     s.push_str(&format!("{}: {}\n", module.name(), module.info.description));
+    s.push_str(&format!(
+        "name:       {}\n",
+        display_name(module, Some(game))
+    ));
     s.push_str(&format!("authors:    {}\n", module.info.authors));
     s.push_str(&format!("file:       {}\n", module.path.display()));
     s.push_str(&format!(

@@ -59,7 +59,11 @@ pub fn check_parents(probe: &Probe<'_>, p: TierPosition) {
         };
         for u in undo {
             let spot = next_spot();
-            let what = format!("undo move #{} towards {}", u.0, probe.show_tier(tier));
+            let what = format!(
+                "{} towards {}",
+                probe.show_undo(p, u),
+                probe.show_tier(tier)
+            );
             let q = match probe.game.undo_move(p, u) {
                 Ok(q) => q,
                 Err(e) => {
