@@ -5,7 +5,8 @@
 //! position the API names, drawn as the API's AutoGUI string says), the value history,
 //! a computer move by GamesmanUni's own strategy (Win By for WinBy games, with its Win
 //! By view), the WinBy wording, and a console free of errors but the web fonts it
-//! cannot fetch offline.
+//! cannot fetch offline. GamesmanOne's games, through the C layer and its AutoGUI
+//! sidecars, are played the same way (`gamesmanone`).
 //!
 //! Without `../shared/gamesmanuni` (or without Chromium) the tests say so and pass,
 //! except under `CI`, where they fail. With `GAMESMAN_UNI_SCREENSHOTS=DIR` set, a PNG
@@ -23,6 +24,9 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+#[path = "uni_browser/gamesmanone.rs"]
+mod gamesmanone;
+
 /// One bundled game as the tests play it.
 struct UniGame {
     /// The module.
@@ -33,7 +37,7 @@ struct UniGame {
     reachable: bool,
     /// GamesmanUni's route: `games` or `puzzles`.
     kind: &'static str,
-    /// The name GamesmanUni lists.
+    /// The name GamesmanUni lists (empty: not checked, a GamesmanOne game).
     name: &'static str,
     /// The `gui` kind it is filed under.
     gui: &'static str,
@@ -340,8 +344,10 @@ async fn play(page: &Page, g: &UniGame) -> Vec<String> {
     }
     if let Ok(dir) = std::env::var("GAMESMAN_UNI_SCREENSHOTS") {
         tokio::time::sleep(Duration::from_millis(700)).await;
+        // GamesmanOne's games (listed under no name here) as `uni-one-<game>.png`.
+        let prefix = if g.name.is_empty() { "uni-one" } else { "uni" };
         std::fs::write(
-            PathBuf::from(dir).join(format!("uni-{}.png", g.id)),
+            PathBuf::from(dir).join(format!("{prefix}-{}.png", g.id)),
             page.screenshot().await,
         )
         .unwrap();

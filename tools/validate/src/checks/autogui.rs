@@ -73,21 +73,21 @@ pub fn sidecar(probe: &Probe<'_>, module: &Module, start: TierPosition) {
     let why = match sidecar::load(&module.path, module.name(), &names) {
         Err(e) => e.to_string(),
         Ok(Some(s)) => match s.variant(probe.game.variant()) {
-            // Not attached: the start position's string does not fit the images.
+            // Not attached: the strings near the start do not fit the images.
             Some(images) if board(probe).is_none() => {
                 let fit = match probe.game.autogui_position(start) {
                     Ok(Some(a)) => sidecar::check_position(images, &a),
                     Ok(None) => Err("the module gives no AutoGUI positions".into()),
                     Err(e) => Err(e.to_string()),
                 };
-                match fit {
-                    Ok(()) => return,
-                    Err(why) => format!(
-                        "AutoGUI sidecar {}: at variants.{}: {why}",
-                        images.path.display(),
-                        images.variant
-                    ),
-                }
+                let why = fit.err().unwrap_or_else(|| {
+                    "its images do not fit the AutoGUI strings of the positions near the start (host serve's warning names the character)".into()
+                });
+                format!(
+                    "AutoGUI sidecar {}: at variants.{}: {why}",
+                    images.path.display(),
+                    images.variant
+                )
             }
             _ => return,
         },

@@ -1,14 +1,14 @@
 //! A C module's AutoGUI: its `position_to_autogui` / `move_to_autogui` strings (NULL,
 //! or `GAMESMAN_UNSUPPORTED`: none) and the image data of its sidecar
-//! (`load::sidecar`), attached to a variant when its start position's string fits
-//! the sidecar's board. The strings are checked against that board where they are
+//! (`load::sidecar`), attached to a variant when the strings of the positions near
+//! its start fit the sidecar's board (every character with an image). The strings are checked against that board where they are
 //! used (the server), exactly as a Rust module's; this file only calls and converts.
 
 use super::{to_c, CGame};
 use crate::engine::load::cmodule::abi;
 use crate::engine::load::sidecar::{self, VariantImages};
 use gamesman_plugin_api::object::{GameObject, ObjectResult};
-use gamesman_plugin_api::{Move, TierPosition};
+use gamesman_plugin_api::{List, Move, TierPosition};
 use std::sync::Arc;
 
 impl CGame {
@@ -63,28 +63,55 @@ impl CGame {
     }
 
     /// Attaches a variant's sidecar images when the module gives AutoGUI positions
-    /// and its start position's string fits them (every character with an image,
-    /// one per center); otherwise says why (naming the file) and the variant is
-    /// served as text.
+    /// and the strings of the first `FIT_POSITIONS` positions reached from the start
+    /// (breadth first, primitive ones not expanded) fit them (every character with an
+    /// image, at most one per center); otherwise says why (naming the file) and the
+    /// variant is served as text.
     pub(in crate::engine::load::cmodule) fn attach_images(&mut self, images: &VariantImages) {
-        let why = match self
-            .initial_position()
-            .and_then(|p| self.c_autogui_position(p))
-        {
-            Ok(Some(s)) => match sidecar::check_position(images, &s) {
-                Ok(()) => {
-                    self.images = Some(Arc::new(images.clone()));
-                    return;
+        match self.fits(images) {
+            Ok(()) => self.images = Some(Arc::new(images.clone())),
+            Err(why) => log::warn!(
+                "AutoGUI sidecar {}: at variants.{}: {why}; the variant is served without boards (as text)",
+                images.path.display(),
+                images.variant
+            ),
+        }
+    }
+
+    /// Whether the positions near the start draw with `images` (see `attach_images`).
+    fn fits(&self, images: &VariantImages) -> Result<(), String> {
+        let start = self.initial_position().map_err(|e| e.message.to_string())?;
+        let mut seen = std::collections::HashSet::from([start]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut buf = vec![Move::default(); self.props.max_moves.max(1) as usize];
+        while let Some(p) = queue.pop_front() {
+            let failed = |e: gamesman_plugin_api::ffi::CallError| e.message.to_string();
+            match self.c_autogui_position(p).map_err(failed)? {
+                Some(s) => sidecar::check_position(images, &s)?,
+                None if p == start => {
+                    return Err(
+                        "the module gives no AutoGUI positions (position_to_autogui)".into(),
+                    )
                 }
-                Err(why) => why,
-            },
-            Ok(None) => "the module gives no AutoGUI positions (position_to_autogui)".into(),
-            Err(e) => format!("position_to_autogui failed: {}", e.message),
-        };
-        log::warn!(
-            "AutoGUI sidecar {}: at variants.{}: {why}; the variant is served without boards (as text)",
-            images.path.display(),
-            images.variant
-        );
+                None => return Err(format!("position_to_autogui gives nothing for {p}")),
+            }
+            if seen.len() >= FIT_POSITIONS
+                || self.primitive(p).map_err(failed)? != gamesman_plugin_api::Value::UNDECIDED
+            {
+                continue;
+            }
+            let mut moves = List::new(&mut buf);
+            self.generate_moves(p, &mut moves).map_err(failed)?;
+            for &m in moves.as_slice() {
+                let child = self.do_move(p, m).map_err(failed)?;
+                if seen.len() < FIT_POSITIONS && seen.insert(child) {
+                    queue.push_back(child);
+                }
+            }
+        }
+        Ok(())
     }
 }
+
+/// How many positions near the start a sidecar is checked against when it loads.
+const FIT_POSITIONS: usize = 256;
