@@ -61,3 +61,39 @@ fn help_states_the_exhaustive_threshold_and_the_exit_codes() {
         run.stdout
     );
 }
+
+#[test]
+fn all_variants_refuses_what_it_cannot_load_or_combine() {
+    let run = validate(&["--plugin", "/nonexistent/libnothing.so", "--all-variants"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run
+        .stderr
+        .contains("no game module at /nonexistent/libnothing.so"));
+    assert!(run.stdout.is_empty());
+    let run = validate_plugin(&built("libfixture_not_a_module.so"), &["--all-variants"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("not a game module"), "{}", run.stderr);
+    for clash in [&["--variant", "regular"][..], &["--dot", "/tmp/x.dot"][..]] {
+        let mut args = vec!["--all-variants"];
+        args.extend_from_slice(clash);
+        let run = validate_plugin(&mtttier(), &args);
+        assert_eq!(run.code, 2, "{clash:?}: {}", run.stderr);
+        assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn all_variants_checks_every_variant_of_mtttier() {
+    let run = validate_plugin(&mtttier(), &["--all-variants", "--json", "--sample", "50"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let names: Vec<&str> = json["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["regular", "symmetric"], "{json}");
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["failed"], 0);
+}
