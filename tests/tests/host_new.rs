@@ -351,30 +351,6 @@ fn bad_names_are_refused_before_anything_is_written() {
 }
 
 #[test]
-fn new_help_lists_only_what_new_takes() {
-    let scratch = tempfile::tempdir().unwrap();
-    let r = host_in(scratch.path(), &["new", "--help"]);
-    r.assert_success();
-    for own in ["--lang", "--tiers", "--dir", "<NAME>"] {
-        assert!(r.stdout.contains(own), "{own}: {}", r.describe());
-    }
-    for global in [
-        "--plugin",
-        "--variant",
-        "--cache",
-        "--trust",
-        "--verify-fetch",
-        "--fetch-deadline",
-    ] {
-        assert!(!r.stdout.contains(global), "{global}: {}", r.describe());
-    }
-    // The other commands still take and show them.
-    let r = host_in(scratch.path(), &["solve", "--help"]);
-    r.assert_success();
-    assert!(r.stdout.contains("--plugin") && r.stdout.contains("--variant"));
-}
-
-#[test]
 fn new_hints_a_shared_target_directory() {
     let scratch = tempfile::tempdir().unwrap();
     let run_new = |name: &str, target: Option<&str>| {

@@ -5,8 +5,7 @@
 //! position the API names, drawn as the API's AutoGUI string says), the value history,
 //! a computer move by GamesmanUni's own strategy (Win By for WinBy games, with its Win
 //! By view), the WinBy wording, and a console free of errors but the web fonts it
-//! cannot fetch offline. GamesmanOne's games, through the C layer and its AutoGUI
-//! sidecars, are played the same way (`gamesmanone`).
+//! cannot fetch offline.
 //!
 //! Without `../shared/gamesmanuni` (or without Chromium) the tests say so and pass,
 //! except under `CI`, where they fail. With `GAMESMAN_UNI_SCREENSHOTS=DIR` set, a PNG
@@ -23,9 +22,6 @@ use fantoccini::Locator;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-#[path = "uni_browser/gamesmanone.rs"]
-mod gamesmanone;
 
 /// One bundled game as the tests play it.
 struct UniGame {
