@@ -367,7 +367,7 @@ pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
-    let cli = match Cli::try_parse() {
+    let cli = match <Cli as clap::Parser>::try_parse() {
         Ok(cli) => cli,
         // Help and version are not errors; a usage error is JSON when --json is asked.
         Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {
