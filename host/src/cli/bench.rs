@@ -268,17 +268,7 @@ fn solve_beside(
     Ok(SolveBeside {
         cpu_s,
         wall_s,
-        peak_bytes: children_peak(),
+        peak_bytes: floor::children_peak_bytes(),
         positions_solved,
     })
-}
-
-/// The largest resident set of any waited-for child, in bytes.
-fn children_peak() -> u64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) } != 0 {
-        return 0;
-    }
-    u.ru_maxrss as u64 * 1024
 }

@@ -99,14 +99,20 @@ pub fn children_cpu() -> f64 {
     rusage_seconds(libc::RUSAGE_CHILDREN)
 }
 
-fn rusage_seconds(who: libc::c_int) -> f64 {
+/// The largest resident set of any waited-for child so far, in bytes.
+pub fn children_peak_bytes() -> u64 {
+    rusage(libc::RUSAGE_CHILDREN).map_or(0, |u| u.ru_maxrss as u64 * 1024)
+}
+
+fn rusage(who: libc::c_int) -> Option<libc::rusage> {
     // SAFETY: getrusage only writes the struct it is given.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(who, &mut u) } != 0 {
-        return 0.0;
-    }
+    (unsafe { libc::getrusage(who, &mut u) } == 0).then_some(u)
+}
+
+fn rusage_seconds(who: libc::c_int) -> f64 {
     let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    t(u.ru_utime) + t(u.ru_stime)
+    rusage(who).map_or(0.0, |u| t(u.ru_utime) + t(u.ru_stime))
 }
 
 /// Measures the floor of every tier of `graph`; `each` sees every tier as it is done.
