@@ -409,9 +409,13 @@ fn run_module(
     }
     if !solved.status.success() {
         // A module whose answers depend on uninitialised memory: the host may catch
-        // it (a move to a position the forward search did not reach), which is right.
-        let caught = "moves must be a function of the position";
-        if expect.solve == "value-or-caught" && solved.stdout.contains(caught) {
+        // it (a move to a position the forward search did not reach, or a record the
+        // tier's verification finds at odds with `primitive`), which is right.
+        let caught = [
+            "moves must be a function of the position",
+            "the module's functions contradict each other",
+        ];
+        if expect.solve == "value-or-caught" && caught.iter().any(|c| solved.stdout.contains(c)) {
             return Ok(problems);
         }
         return Err(format!("solve failed:\n{}", solved.describe()));
