@@ -10,6 +10,11 @@
 # Usage: tests/benches/solver_identity.sh [HOST [PLUGIN_DIR]] > hashes.txt
 #   HOST        the host binary (default target/release/host)
 #   PLUGIN_DIR  where lib<game>.so are (default: the host binary's directory)
+# G1_DIR=DIR adds GamesmanOne's fsvp, mkaooa, Quixo 4x4 and five men's morris through
+# the compatibility layer, from DIR/lib{fsvp,kaooa,quixo,mills}.so (as the GamesmanOne
+# corpus test builds them under target/release/gamesmanone-corpus/). Every game is also
+# solved --reachable (the reachable-only file format) on two threads. ENDGAME=1 adds the
+# Quixo 5x5 3-blank endgame at --memory-limit 1G (minutes on two threads).
 # SKIP_SLOW=0 runs the combinations skipped by default (see `slow` below); ONLY=REGEX
 # solves only the games whose "game variant" matches it (the plans are always printed).
 # Needs sha256sum.
@@ -36,24 +41,34 @@ games=(
 slow() {
     local game=$1 variant=$2 mode=$3 parents=$4 threads=$5
     [ "${SKIP_SLOW:-1}" = 0 ] && return 1
-    [ "$game $variant" = "quixo 4x4" ] || return 1
-    [ "$threads" = 1 ] && return 0
+    case "$game $variant" in
+    "quixo 4x4" | "g1/quixo 1" | "g1/mills 0") [ "$threads" = 1 ] && return 0 ;;
+    esac
     return 1
+}
+
+# A game's library: a bundled one from PLUGIN_DIR, g1/NAME from G1_DIR.
+library() {
+    case "$1" in
+    g1/*) echo "$G1_DIR/lib${1#g1/}.so" ;;
+    *) echo "$plugins/lib$1.so" ;;
+    esac
 }
 
 solve() {
     local game=$1 variant=$2 mode=$3 parents=$4 threads=$5
-    local db="$scratch/db" global=() args=()
+    local db="$scratch/db" global=() args=() extra=("${@:6}")
     rm -rf "$db"
     [ "$variant" != default ] && global+=(--variant "$variant")
     [ "$mode" != plan ] && args+=(--solve-mode "$mode")
-    local tag="$game $variant mode=$mode parents=$parents threads=$threads"
+    local tag="$game $variant mode=$mode parents=$parents threads=$threads${extra[*]:+ ${extra[*]}}"
     if slow "$game" "$variant" "$mode" "$parents" "$threads"; then
         echo "$tag: skipped (over 60 s)"
         return
     fi
-    if ! "$host" --plugin "$plugins/lib$game.so" "${global[@]}" solve --db "file:$db" \
-        --parents "$parents" --threads "$threads" "${args[@]}" >"$scratch/out" 2>"$scratch/err"; then
+    if ! "$host" --plugin "$(library "$game")" "${global[@]}" solve --db "file:$db" \
+        --parents "$parents" --threads "$threads" "${args[@]}" "${extra[@]}" \
+        >"$scratch/out" 2>"$scratch/err"; then
         echo "$tag: refused: $(grep -v '^\s*$' "$scratch/err" | tail -n 1)"
         return
     fi
@@ -61,9 +76,14 @@ solve() {
         xargs -0 sha256sum) | sed "s|^|$tag |"
 }
 
+if [ -n "${G1_DIR:-}" ]; then
+    games+=("g1/fsvp 6" "g1/kaooa 0" "g1/quixo 1" "g1/mills 0")
+fi
 for g in "${games[@]}"; do
     read -r game variant <<<"$g"
     [[ -n "${ONLY:-}" && ! "$game $variant" =~ $ONLY ]] && continue
+    # Reachable-only databases (their own file format), on two threads.
+    solve "$game" "$variant" plan auto 2 --reachable
     for mode in plan whole streamed compact byte; do
         for parents in auto forward undo-moves; do
             for threads in 1 2; do
@@ -72,6 +92,10 @@ for g in "${games[@]}"; do
         done
     done
 done
+
+if [ "${ENDGAME:-0}" = 1 ]; then
+    solve quixo 5x5 plan auto 2 --endgame 3 --memory-limit 1G
+fi
 
 plan() {
     local variant=$1; shift

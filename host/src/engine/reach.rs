@@ -132,6 +132,43 @@ pub fn search(
     done: TierDone<'_>,
 ) -> Result<Reachable, ReachError> {
     let start = game.canonical(game.initial_position()?)?;
+    let cap = game.properties().max_moves as usize;
+    mark_forward(
+        graph,
+        start,
+        BATCH,
+        || {
+            (
+                vec![TierPosition::default(); BATCH * cap],
+                vec![0u32; BATCH],
+            )
+        },
+        |(children, counts), tier, batch, out| {
+            game.children_batch(tier, batch, children, counts)?;
+            let n: u32 = counts[..batch.len()].iter().sum();
+            out.extend_from_slice(&children[..n as usize]);
+            Ok(())
+        },
+        done,
+    )
+}
+
+/// The forward marking loop of both searches (this file's over canonical positions,
+/// `reach_every`'s over `reach_canonical` classes): from `start`, tier by tier in the
+/// graph's order, parents first; within a tier round by round (every marked position,
+/// then those first marked by moves inside the tier, for loopy tiers), `chunk`
+/// positions per parallel task. `expand` appends a chunk's children (with per-thread
+/// state from `init`); this loop checks each against the graph and marks it.
+pub(crate) fn mark_forward<S>(
+    graph: &TierGraph,
+    start: TierPosition,
+    chunk: usize,
+    init: impl Fn() -> S + Sync + Send,
+    expand: impl Fn(&mut S, Tier, &[u64], &mut Vec<TierPosition>) -> Result<(), ReachError>
+        + Sync
+        + Send,
+    done: TierDone<'_>,
+) -> Result<Reachable, ReachError> {
     let first = graph
         .get(start.tier)
         .ok_or(ReachError::OutsideGraph(start))?;
@@ -142,7 +179,6 @@ pub fn search(
     let mut open: HashMap<Tier, Bitset> = HashMap::new();
     open.insert(start.tier, Bitset::new(first.size));
     open[&start.tier].insert(start.position);
-    let cap = game.properties().max_moves as usize;
     let mut tiers = HashMap::with_capacity(graph.order.len());
     // Children first in `order`, so backwards every tier comes after its parents.
     for node in graph.order.iter().rev() {
@@ -163,41 +199,30 @@ pub fn search(
             .map(|c| (*c, &open[c]))
             .chain(std::iter::once((node.tier, &own)))
             .collect();
-        // Round by round: every marked position, then those first marked by moves
-        // inside the tier (loopy tiers only).
         let mut frontier: Vec<u64> = own.iter().collect();
         while !frontier.is_empty() {
             let fresh: Vec<Vec<u64>> = frontier
-                .par_chunks(BATCH)
+                .par_chunks(chunk)
                 .map_init(
-                    || {
-                        (
-                            vec![TierPosition::default(); BATCH * cap],
-                            vec![0u32; BATCH],
-                        )
-                    },
-                    |(children, counts), batch| -> Result<Vec<u64>, ReachError> {
-                        game.children_batch(node.tier, batch, children, counts)?;
+                    || (init(), Vec::new()),
+                    |(state, children), batch| -> Result<Vec<u64>, ReachError> {
+                        children.clear();
+                        expand(state, node.tier, batch, children)?;
                         let mut fresh = Vec::new();
-                        let mut at = 0usize;
-                        for &c in &counts[..batch.len()] {
-                            for &child in &children[at..at + c as usize] {
-                                let Some(&(_, bits)) = kids.iter().find(|k| k.0 == child.tier)
-                                else {
-                                    return Err(if graph.contains(child.tier) {
-                                        ReachError::UndeclaredTier(child, node.tier)
-                                    } else {
-                                        ReachError::OutsideGraph(child)
-                                    });
-                                };
-                                if child.position >= bits.len {
-                                    return Err(ReachError::PastTierSize(child, bits.len));
-                                }
-                                if bits.insert(child.position) && child.tier == node.tier {
-                                    fresh.push(child.position);
-                                }
+                        for &child in children.iter() {
+                            let Some(&(_, bits)) = kids.iter().find(|k| k.0 == child.tier) else {
+                                return Err(if graph.contains(child.tier) {
+                                    ReachError::UndeclaredTier(child, node.tier)
+                                } else {
+                                    ReachError::OutsideGraph(child)
+                                });
+                            };
+                            if child.position >= bits.len {
+                                return Err(ReachError::PastTierSize(child, bits.len));
                             }
-                            at += c as usize;
+                            if bits.insert(child.position) && child.tier == node.tier {
+                                fresh.push(child.position);
+                            }
                         }
                         Ok(fresh)
                     },

@@ -19,6 +19,7 @@
 
 pub mod codec;
 mod format;
+mod header;
 mod lock;
 mod reader;
 mod remote;
@@ -27,10 +28,9 @@ mod stage;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use format::{
-    combined_crc, extra_field, gzip_member, numbering_line, record_members, Member, FIRST_LINE,
-};
+pub(crate) use format::{combined_crc, extra_field, gzip_member, record_members, Member};
 pub use format::{encode_tier, Header, BLOCK_POSITIONS, FORMAT_V1, FORMAT_VERSION};
+pub(crate) use header::{HeaderFields, HeaderText};
 pub(crate) use reader::gunzip;
 pub use reader::TierReader;
 

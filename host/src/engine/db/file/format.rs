@@ -14,11 +14,11 @@
 //! records beyond their layout.
 
 use super::codec;
+use super::header::{HeaderFields, HeaderText};
 use crate::engine::db::{GameKey, TierMeta};
 use crate::engine::record::TierRecords;
 use flate2::{Compression, GzBuilder};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::io::Write;
 
 /// The version of the tier file format written (blocks coded by `codec`).
@@ -32,7 +32,6 @@ pub const BLOCK_POSITIONS: u64 = 1 << 19;
 const V1_BLOCK_POSITIONS: u64 = 1 << 15;
 /// The most records per block a reader accepts (a bound on what one block costs).
 pub(super) const MAX_BLOCK_POSITIONS: u64 = 1 << 24;
-pub(crate) const FIRST_LINE: &str = "gamesman tier database";
 pub(super) const INDEX_MAGIC: &[u8; 4] = b"GTIX";
 pub(super) const EXTRA_ID: [u8; 2] = *b"GT";
 
@@ -65,77 +64,37 @@ pub struct Header {
 }
 
 impl Header {
-    fn record_layout(winby: bool) -> &'static str {
-        if winby {
-            "value:3 remoteness:13 as u16 le; winby as i32 le"
-        } else {
-            "value:3 remoteness:13 as u16 le"
-        }
-    }
-
     fn to_text(&self) -> String {
-        format!(
-            "{FIRST_LINE}\nformat: {}\ngame: {}\nvariant: {}\n{}tier: {}\ntier_name: {}\npositions: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\ncrc32: {:08x}\n",
-            self.format,
-            self.game,
-            self.variant,
-            numbering_line(self.numbering),
-            self.tier,
-            self.tier_name.replace('\n', " "),
-            self.positions,
-            Self::record_layout(self.winby),
-            self.block_positions,
-            self.blocks,
-            self.crc32
-        )
+        HeaderText::new(self.format)
+            .identity(
+                &self.game,
+                &self.variant,
+                self.numbering,
+                self.tier,
+                &self.tier_name,
+            )
+            .field("positions", self.positions)
+            .record(self.winby)
+            .field("block_positions", self.block_positions)
+            .field("blocks", self.blocks)
+            .crc("crc32", self.crc32)
+            .finish()
     }
 
     pub(super) fn parse(text: &str) -> Result<Header, String> {
-        let mut lines = text.lines();
-        if lines.next() != Some(FIRST_LINE) {
-            return Err("not a gamesman tier database (first line)".into());
-        }
-        let mut map = HashMap::new();
-        for l in lines {
-            if let Some((k, v)) = l.split_once(": ") {
-                map.insert(k, v);
-            }
-        }
-        let get = |k: &str| {
-            map.get(k)
-                .copied()
-                .ok_or_else(|| format!("header lacks '{k}'"))
-        };
-        let num = |k: &str| -> Result<u64, String> {
-            get(k)?
-                .parse()
-                .map_err(|_| format!("header field '{k}' is not a number"))
-        };
-        let record = get("record")?;
-        let winby = if record == Self::record_layout(true) {
-            true
-        } else if record == Self::record_layout(false) {
-            false
-        } else {
-            return Err(format!("unknown record layout '{record}'"));
-        };
+        let f = HeaderFields::parse(text)?;
         Ok(Header {
-            numbering: match map.get("numbering") {
-                Some(v) => v
-                    .parse()
-                    .map_err(|_| "header field 'numbering' is not a number".to_string())?,
-                None => 0,
-            },
-            format: num("format")? as u32,
-            game: get("game")?.to_string(),
-            variant: get("variant")?.to_string(),
-            tier: num("tier")?,
-            tier_name: get("tier_name")?.to_string(),
-            positions: num("positions")?,
-            winby,
-            block_positions: num("block_positions")?,
-            blocks: num("blocks")?,
-            crc32: u32::from_str_radix(get("crc32")?, 16).map_err(|_| "bad crc32".to_string())?,
+            numbering: f.numbering()?,
+            format: f.num("format")? as u32,
+            game: f.get("game")?.to_string(),
+            variant: f.get("variant")?.to_string(),
+            tier: f.num("tier")?,
+            tier_name: f.get("tier_name")?.to_string(),
+            positions: f.num("positions")?,
+            winby: f.winby()?,
+            block_positions: f.num("block_positions")?,
+            blocks: f.num("blocks")?,
+            crc32: f.crc("crc32")?,
         })
     }
 
@@ -145,16 +104,6 @@ impl Header {
         } else {
             2
         }
-    }
-}
-
-/// The header line of a numbering other than 0 (none for 0, so files of modules that
-/// never changed their numbering stay as they were).
-pub(crate) fn numbering_line(numbering: u32) -> String {
-    if numbering == 0 {
-        String::new()
-    } else {
-        format!("numbering: {numbering}\n")
     }
 }
 

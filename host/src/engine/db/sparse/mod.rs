@@ -29,12 +29,13 @@ pub use reader::{
 };
 
 use super::file::codec;
-use super::file::{combined_crc, extra_field, gzip_member, io, record_members, Member, FIRST_LINE};
+use super::file::{
+    combined_crc, extra_field, gzip_member, io, record_members, HeaderFields, HeaderText, Member,
+};
 use super::{DbResult, GameKey, TierMeta};
 use crate::engine::marks::Marks;
 use crate::engine::record::TierRecords;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
@@ -92,82 +93,47 @@ pub struct Header {
     pub marks_crc32: u32,
 }
 
-fn record_layout(winby: bool) -> &'static str {
-    if winby {
-        "value:3 remoteness:13 as u16 le; winby as i32 le"
-    } else {
-        "value:3 remoteness:13 as u16 le"
-    }
-}
-
 impl Header {
     fn to_text(&self) -> String {
-        format!(
-            "{FIRST_LINE}\nformat: {}\n{COVERAGE_LINE}\ngame: {}\nvariant: {}\n{}tier: {}\ntier_name: {}\npositions: {}\nstored: {}\nrecord: {}\nblock_positions: {}\nblocks: {}\nmark_positions: {}\nmark_blocks: {}\ncrc32: {:08x}\nmarks_crc32: {:08x}\n",
-            self.format,
-            self.game,
-            self.variant,
-            crate::engine::db::file::numbering_line(self.numbering),
-            self.tier,
-            self.tier_name.replace('\n', " "),
-            self.positions,
-            self.stored,
-            record_layout(self.winby),
-            self.block_positions,
-            self.blocks,
-            self.mark_positions,
-            self.mark_blocks,
-            self.crc32,
-            self.marks_crc32,
-        )
+        HeaderText::new(self.format)
+            .line(COVERAGE_LINE)
+            .identity(
+                &self.game,
+                &self.variant,
+                self.numbering,
+                self.tier,
+                &self.tier_name,
+            )
+            .field("positions", self.positions)
+            .field("stored", self.stored)
+            .record(self.winby)
+            .field("block_positions", self.block_positions)
+            .field("blocks", self.blocks)
+            .field("mark_positions", self.mark_positions)
+            .field("mark_blocks", self.mark_blocks)
+            .crc("crc32", self.crc32)
+            .crc("marks_crc32", self.marks_crc32)
+            .finish()
     }
 
     pub(super) fn parse(text: &str) -> Result<Header, String> {
-        let mut lines = text.lines();
-        if lines.next() != Some(FIRST_LINE) {
-            return Err("not a gamesman tier database (first line)".into());
-        }
-        let map: HashMap<&str, &str> = lines.filter_map(|l| l.split_once(": ")).collect();
-        let get = |k: &str| {
-            map.get(k)
-                .copied()
-                .ok_or_else(|| format!("header lacks '{k}'"))
-        };
-        let num = |k: &str| -> Result<u64, String> {
-            get(k)?
-                .parse()
-                .map_err(|_| format!("header field '{k}' is not a number"))
-        };
-        let crc = |k: &str| u32::from_str_radix(get(k)?, 16).map_err(|_| format!("bad {k}"));
-        let record = get("record")?;
-        let winby = if record == record_layout(true) {
-            true
-        } else if record == record_layout(false) {
-            false
-        } else {
-            return Err(format!("unknown record layout '{record}'"));
-        };
+        let f = HeaderFields::parse(text)?;
         Ok(Header {
-            numbering: match map.get("numbering") {
-                Some(v) => v
-                    .parse()
-                    .map_err(|_| "header field 'numbering' is not a number".to_string())?,
-                None => 0,
-            },
-            format: num("format")? as u32,
-            game: get("game")?.to_string(),
-            variant: get("variant")?.to_string(),
-            tier: num("tier")?,
-            tier_name: get("tier_name")?.to_string(),
-            positions: num("positions")?,
-            stored: num("stored")?,
-            winby,
-            block_positions: num("block_positions")?,
-            blocks: num("blocks")?,
-            mark_positions: num("mark_positions")?,
-            mark_blocks: num("mark_blocks")?,
-            crc32: crc("crc32")?,
-            marks_crc32: crc("marks_crc32")?,
+            numbering: f.numbering()?,
+            format: f.num("format")? as u32,
+            game: f.get("game")?.to_string(),
+            variant: f.get("variant")?.to_string(),
+            tier: f.num("tier")?,
+            tier_name: f.get("tier_name")?.to_string(),
+            positions: f.num("positions")?,
+            stored: f.num("stored")?,
+            winby: f.winby()?,
+            block_positions: f.num("block_positions")?,
+            blocks: f.num("blocks")?,
+            mark_positions: f.num("mark_positions")?,
+            mark_blocks: f.num("mark_blocks")?,
+            crc32: f.crc("crc32")?,
+            marks_crc32: f.crc("marks_crc32")?,
         })
     }
 

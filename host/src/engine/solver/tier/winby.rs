@@ -10,12 +10,12 @@
 //! extreme over the children that did finish, and are counted in the log. This file
 //! must not change values or remoteness.
 
-use super::children::ChildTier;
-use super::retrograde::{for_each_parents, ParentBuffers, TierState, PARENT_CHUNK};
-use super::SolveError;
-use crate::engine::game::GameHandle;
+use super::ctx::{TierCtx, PARENT_CHUNK};
+use super::parents::{for_each_parents, ParentBuffers};
+use super::state::TierState;
 use crate::engine::record::value_of;
-use crate::engine::tier::TierNode;
+use crate::engine::solver::base::SolveError;
+use crate::engine::solver::input::ChildTier;
 use gamesman_plugin_api::{TierPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
@@ -32,15 +32,15 @@ fn decided(v: Value) -> bool {
 
 /// Computes the WinBy of every decided position of the tier.
 pub fn winby_pass(
-    game: &GameHandle,
-    node: &TierNode,
+    ctx: &TierCtx<'_>,
     state: &TierState,
     values: &[u16],
     children: &[ChildTier],
 ) -> Result<Vec<i32>, SolveError> {
+    let (game, node) = (ctx.game, ctx.node);
     let n = values.len();
-    let winby = super::memory::filled(game, node, "margins", n, || AtomicI32::new(0))?;
-    let pending = super::memory::filled(game, node, "pending counts", n, || AtomicU32::new(0))?;
+    let winby = ctx.filled("margins", n, || AtomicI32::new(0))?;
+    let pending = ctx.filled("pending counts", n, || AtomicU32::new(0))?;
     let maximizes = |i: u64| state.turns[i as usize].load(Relaxed) == 1;
     // `winby` doubles as the accumulator of an unfinished position: it starts at the
     // identity of its player's extreme and `finish` turns an untouched one into 0. No
@@ -132,25 +132,32 @@ pub fn winby_pass(
                        bufs: &mut ParentBuffers,
                        done: &mut Vec<u64>|
          -> Result<(), SolveError> {
-            for_each_parents(game, state, node.tier, chunk, bufs, |c, parents| {
-                let w = winby[c as usize].load(Acquire) as i64;
-                for &q in parents {
-                    if !is_inner(q) {
-                        continue;
+            for_each_parents(
+                game,
+                state.parents(),
+                node.tier,
+                chunk,
+                bufs,
+                |c, parents| {
+                    let w = winby[c as usize].load(Acquire) as i64;
+                    for &q in parents {
+                        if !is_inner(q) {
+                            continue;
+                        }
+                        fold(q, w);
+                        let left = pending[q as usize].fetch_update(AcqRel, Acquire, |x| match x {
+                            0 | FINISHED_IN_WAVE => None,
+                            1 => Some(FINISHED_IN_WAVE),
+                            x => Some(x - 1),
+                        });
+                        if left == Ok(1) {
+                            finish(q);
+                            done.push(q);
+                        }
                     }
-                    fold(q, w);
-                    let left = pending[q as usize].fetch_update(AcqRel, Acquire, |x| match x {
-                        0 | FINISHED_IN_WAVE => None,
-                        1 => Some(FINISHED_IN_WAVE),
-                        x => Some(x - 1),
-                    });
-                    if left == Ok(1) {
-                        finish(q);
-                        done.push(q);
-                    }
-                }
-                Ok(())
-            })
+                    Ok(())
+                },
+            )
         };
         let first: Vec<Vec<u64>> = (0..ranges)
             .into_par_iter()

@@ -11,10 +11,11 @@
 //! positions of the tier with the child among their distinct canonical children. This
 //! file must not decide values; it only answers "who are the parents of this child".
 
-use super::memory::{filled, grow};
-use super::retrograde::TierState;
-use super::SolveError;
+use super::ctx::TierCtx;
+pub use super::need::graph_bytes;
+pub use super::recipe::ParentMode;
 use crate::engine::game::GameHandle;
+use crate::engine::solver::base::SolveError;
 use crate::engine::tier::TierNode;
 use gamesman_plugin_api::{Tier, TierPosition};
 use rayon::prelude::*;
@@ -31,32 +32,6 @@ pub enum ParentSource {
     Graph(ReverseGraph),
 }
 
-/// Which way parents are found, as asked for on the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ParentMode {
-    /// Undo moves when the module gives them, else the reverse graph.
-    #[default]
-    Auto,
-    /// Always build the reverse graph (checks a module's undo moves by comparison).
-    Forward,
-    /// Always use undo moves (an error for a forward-only module).
-    UndoMoves,
-}
-
-impl ParentMode {
-    /// Whether tiers may be solved through a reverse graph (what the memory plan
-    /// counts): with `Auto`, for a module without undo moves or one that asks to be
-    /// solved by its children (`prefers_forward`; the solver then still takes the
-    /// parents for a tier whose child tiers' values its scan cannot read).
-    pub fn uses_graph(self, game: &GameHandle) -> bool {
-        match self {
-            ParentMode::Forward => true,
-            ParentMode::Auto => !game.has_undo_moves() || game.prefers_forward(),
-            ParentMode::UndoMoves => false,
-        }
-    }
-}
-
 /// The parents of every position in the tier's child tiers (and the tier itself when
 /// loopy), as indices into the tier being solved.
 pub struct ReverseGraph {
@@ -68,13 +43,6 @@ struct Part {
     /// `offsets[c]..offsets[c + 1]` indexes `parents` for child position `c`.
     offsets: Vec<AtomicU32>,
     parents: Vec<AtomicU32>,
-}
-
-/// The memory a reverse graph needs: 4 bytes per edge plus 4 per child position.
-pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
-    edges
-        .saturating_mul(4)
-        .saturating_add(child_positions.saturating_mul(4))
 }
 
 impl ReverseGraph {
@@ -89,6 +57,17 @@ impl ReverseGraph {
         child_tiers: &[(Tier, u64)],
         moves: Moves,
     ) -> Result<ReverseGraph, SolveError> {
+        Self::build_in(&TierCtx::new(game, node), inner, child_tiers, moves)
+    }
+
+    /// `build` in the context of the tier's solve.
+    pub fn build_in(
+        ctx: &TierCtx<'_>,
+        inner: &(dyn Fn(u64) -> bool + Sync),
+        child_tiers: &[(Tier, u64)],
+        moves: Moves,
+    ) -> Result<ReverseGraph, SolveError> {
+        let (game, node) = (ctx.game, ctx.node);
         // Only the stored positions are expanded: a module that numbers its canonical
         // positions first stores just those, and the solver's state covers no more.
         let (tier, tier_size) = (node.tier, node.stored);
@@ -104,9 +83,7 @@ impl ReverseGraph {
             let len = usize::try_from(size + 1).map_err(|_| SolveError::TooLarge(child, size))?;
             parts.push(Part {
                 child,
-                offsets: filled(game, node, "reverse graph offsets", len, || {
-                    AtomicU32::new(0)
-                })?,
+                offsets: ctx.filled("reverse graph offsets", len, || AtomicU32::new(0))?,
                 parents: Vec::new(),
             });
         }
@@ -121,7 +98,7 @@ impl ReverseGraph {
             Moves::Given(kept) => kept,
             Moves::Keep => expand(game, tier, n, inner, &|list, kids, counts| {
                 let mut e = Expanded::default();
-                e.reserve(game, node, list.len(), kids.len())?;
+                e.reserve(ctx, list.len(), kids.len())?;
                 let mut at = 0usize;
                 for (&p, &m) in list.iter().zip(counts) {
                     e.push(game, tier, p, &kids[at..at + m as usize], child_tiers)?;
@@ -151,9 +128,7 @@ impl ReverseGraph {
                     what: format!("more than {} moves into tier {}", u32::MAX, part.child),
                 })?;
             }
-            part.parents = filled(game, node, "reverse graph", total as usize, || {
-                AtomicU32::new(0)
-            })?;
+            part.parents = ctx.filled("reverse graph", total as usize, || AtomicU32::new(0))?;
         }
         // Pass 2: fill, from the kept children or by expanding the tier again.
         let place = |p: u64, k: usize, position: u64| -> Result<(), SolveError> {
@@ -283,14 +258,13 @@ impl Expanded {
     /// names the tier when memory runs out).
     pub fn reserve(
         &mut self,
-        game: &GameHandle,
-        node: &TierNode,
+        ctx: &TierCtx<'_>,
         positions: usize,
         moves: usize,
     ) -> Result<(), SolveError> {
-        grow(game, node, "kept moves", &mut self.parents, positions)?;
-        grow(game, node, "kept moves", &mut self.counts, positions)?;
-        grow(game, node, "kept moves", &mut self.kids, moves)
+        ctx.grow("kept moves", &mut self.parents, positions)?;
+        ctx.grow("kept moves", &mut self.counts, positions)?;
+        ctx.grow("kept moves", &mut self.kids, moves)
     }
 
     /// Moves kept.
@@ -355,7 +329,7 @@ fn expand(
         .collect()
 }
 
-pub(super) fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
+pub(crate) fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
     SolveError::Module(crate::engine::game::ModuleError {
         module: game.module_name().to_string(),
         function: "children_batch",
@@ -391,27 +365,36 @@ pub struct ParentBuffers {
 /// most `PARENT_CHUNK`), with its distinct parents in the tier being solved.
 pub fn for_each_parents(
     game: &GameHandle,
-    state: &TierState,
+    parents: Parents<'_>,
     child_tier: Tier,
     chunk: &[u64],
     bufs: &mut ParentBuffers,
     f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
 ) -> Result<(), SolveError> {
-    for_each_parents_warmed(game, state, child_tier, chunk, bufs, |_| {}, f)
+    for_each_parents_warmed(game, parents, child_tier, chunk, bufs, |_| {}, f)
+}
+
+/// Where the parents of a child are found, in which tier (the tier being solved).
+#[derive(Clone, Copy)]
+pub struct Parents<'a> {
+    /// Undo moves or the tier's reverse graph.
+    pub source: &'a ParentSource,
+    /// The tier being solved.
+    pub tier: Tier,
 }
 
 /// `for_each_parents`, first calling `warm` with every parent the module gave for the
 /// whole chunk (undo moves only), so the caller can ask for their memory at once.
 pub fn for_each_parents_warmed(
     game: &GameHandle,
-    state: &TierState,
+    parents: Parents<'_>,
     child_tier: Tier,
     chunk: &[u64],
     bufs: &mut ParentBuffers,
     warm: impl Fn(&[u64]),
     mut f: impl FnMut(u64, &[u64]) -> Result<(), SolveError>,
 ) -> Result<(), SolveError> {
-    match &state.parents {
+    match parents.source {
         ParentSource::UndoMoves => {
             // Sized by the chunk, not by the largest chunk: buffers are made for each
             // piece of work rayon splits off, and most levels of a tier are small (a
@@ -426,7 +409,7 @@ pub fn for_each_parents_warmed(
             game.parents_batch(
                 child_tier,
                 chunk,
-                state.tier,
+                parents.tier,
                 &mut bufs.parents[..need],
                 &mut bufs.counts[..chunk.len()],
             )?;

@@ -1,16 +1,17 @@
-//! The compact view of a game for a reachable-only solve: the same game, but each tier
+//! The marked view of a game for a reachable-only solve: the same game, but each tier
 //! holds only its marked positions (those reachable from the start), numbered densely
 //! by rank. The solver runs on this view unchanged, so every array it sizes by a tier
 //! is sized by the marked count, and its scan visits only marked positions.
 //!
-//! Every call is forwarded to the real module with positions translated: compact to
-//! full by select, full to compact by rank. Parents that are not marked are dropped
+//! Every call is forwarded to the real module with positions translated: marked to
+//! full by select, full to marked by rank. Parents that are not marked are dropped
 //! (they cannot occur, and their values do not matter to any position that can); a
 //! child that is not marked is an error, because the children of a reachable position
 //! are reachable, so the module's moves changed since the forward search. Marked
 //! positions are canonical, so the view declares no symmetry.
 //!
-//! This file must not decide values; it only translates indices.
+//! This file must not decide values; it only translates indices. It imports nothing
+//! of the solver.
 
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::marks::Marks;
@@ -27,18 +28,18 @@ use std::sync::Arc;
 pub type TierMarks = Arc<HashMap<Tier, Arc<Marks>>>;
 
 /// A game whose tiers hold only marked positions.
-pub struct CompactGame {
+pub struct MarkedGame {
     inner: GameHandle,
     marks: TierMarks,
     props: FfiProperties,
 }
 
-/// The compact view of `game` over `marks` (one set per tier of its graph), as a
+/// The marked view of `game` over `marks` (one set per tier of its graph), as a
 /// handle the solver takes like any module.
-pub fn compact_handle(game: &GameHandle, marks: TierMarks) -> GameHandle {
+pub fn marked_handle(game: &GameHandle, marks: TierMarks) -> GameHandle {
     let mut props = *game.properties();
     props.has_symmetry = false;
-    let view = CompactGame {
+    let view = MarkedGame {
         inner: game.clone(),
         marks,
         props,
@@ -62,7 +63,7 @@ fn back(e: ModuleError) -> CallError {
     fail(e.kind, e.message)
 }
 
-impl CompactGame {
+impl MarkedGame {
     fn marks(&self, tier: Tier) -> Result<&Marks, CallError> {
         self.marks.get(&tier).map(|m| m.as_ref()).ok_or_else(|| {
             fail(
@@ -72,7 +73,7 @@ impl CompactGame {
         })
     }
 
-    /// The real position of compact `p`.
+    /// The real position of marked `p`.
     fn full(&self, p: TierPosition) -> Result<TierPosition, CallError> {
         let m = self.marks(p.tier)?;
         if p.position >= m.count() {
@@ -89,8 +90,8 @@ impl CompactGame {
         Ok(TierPosition::new(p.tier, m.select(p.position)))
     }
 
-    /// The compact index of the real, canonical `p`; `what` says where it came from.
-    fn compact(&self, p: TierPosition, what: &str) -> Result<TierPosition, CallError> {
+    /// The marked index of the real, canonical `p`; `what` says where it came from.
+    fn marked(&self, p: TierPosition, what: &str) -> Result<TierPosition, CallError> {
         let m = self.marks(p.tier)?;
         match m.rank(p.position) {
             Some(k) => Ok(TierPosition::new(p.tier, k)),
@@ -107,7 +108,7 @@ impl CompactGame {
         self.inner.canonical(p).map_err(back)
     }
 
-    /// The real positions of compact indices of `tier`.
+    /// The real positions of marked indices of `tier`.
     fn full_list(&self, tier: Tier, positions: &[u64]) -> Result<Vec<u64>, CallError> {
         let m = self.marks(tier)?;
         positions
@@ -129,7 +130,7 @@ impl CompactGame {
     }
 }
 
-impl FfiGame for CompactGame {
+impl FfiGame for MarkedGame {
     fn properties(&self) -> FfiProperties {
         self.props
     }
@@ -137,7 +138,7 @@ impl FfiGame for CompactGame {
     fn initial_position(&self) -> CallResult<TierPosition> {
         let r = (|| {
             let p = self.inner.initial_position().map_err(back)?;
-            self.compact(self.canonical(p)?, "the initial position is")
+            self.marked(self.canonical(p)?, "the initial position is")
         })();
         r.into()
     }
@@ -160,7 +161,7 @@ impl FfiGame for CompactGame {
         let r = (|| {
             let f = self.full(p)?;
             let c = self.inner.raw().do_move(f, m).into_result()?;
-            self.compact(self.canonical(c)?, "a move leads to")
+            self.marked(self.canonical(c)?, "a move leads to")
         })();
         r.into()
     }

@@ -19,12 +19,12 @@
 //! in one call; others are asked position by position. This file must not touch
 //! databases or presentation.
 
-use super::children::ChildTier;
-use super::memory::filled;
-use super::retrograde::{Flow, Tick};
-use super::SolveError;
+use super::ctx::{Tick, TierCtx};
+use super::recipe::Flow;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, remoteness_of, value_of, TierRecords, MAX_REMOTENESS};
+use crate::engine::solver::base::SolveError;
+use crate::engine::solver::input::ChildTier;
 use crate::engine::tier::TierNode;
 use gamesman_plugin_api::ffi::ScanRecord;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
@@ -36,28 +36,28 @@ const CHUNK: usize = 2048;
 /// per position).
 const BATCH: usize = 64;
 
-/// The records of `node` solved from its `children` in one pass, or `None` when the
-/// tier is not solved this way (loopy, WinBy, go-again moves, a streamed child tier).
+/// The records of `node` solved from its `children` in one pass (`Recipe::ByChildren`:
+/// a tier that is not loopy, every child tier whole, no WinBy, no go-again moves);
+/// `fused`: the module gives leaf values and children in one call.
 pub fn solve(
-    game: &GameHandle,
-    node: &TierNode,
+    ctx: &TierCtx<'_>,
     children: &[ChildTier],
+    fused: bool,
     tick: Tick<'_>,
-) -> Result<Option<TierRecords>, SolveError> {
+) -> Result<TierRecords, SolveError> {
+    let (game, node) = (ctx.game, ctx.node);
     let flow = Flow::of(game);
-    if node.loopy || game.supports_winby() || flow == Flow::ByTurn {
-        return Ok(None);
-    }
+    debug_assert!(!node.loopy && !game.supports_winby() && flow != Flow::ByTurn);
     let mut tiers: Vec<(Tier, &TierRecords)> = Vec::with_capacity(children.len());
     for c in children {
         match c {
             ChildTier::Whole(f) => tiers.push((f.tier, f.records.as_ref())),
-            ChildTier::Streamed(_) => return Ok(None),
+            ChildTier::Streamed(_) => unreachable!("Recipe::choose reads every child whole"),
         }
     }
     let n =
         usize::try_from(node.stored).map_err(|_| SolveError::TooLarge(node.tier, node.stored))?;
-    let mut values = filled(game, node, "records", n, || 0u16)?;
+    let mut values = ctx.filled("records", n, || 0u16)?;
     let pass = Pass {
         game,
         node,
@@ -67,7 +67,7 @@ pub fn solve(
         // One call a batch gives each position's leaf value and children where the
         // module can (`scan_children_batch`), instead of four calls a position and a
         // children call.
-        fused: game.scan_children_batch(node.tier, 0, &mut [], &mut [])?,
+        fused,
     };
     values.par_chunks_mut(CHUNK).enumerate().try_for_each_init(
         Scratch::default,
@@ -77,10 +77,10 @@ pub fn solve(
             Ok::<(), SolveError>(())
         },
     )?;
-    Ok(Some(TierRecords {
+    Ok(TierRecords {
         values,
         winby: None,
-    }))
+    })
 }
 
 /// Buffers of one thread.

@@ -1,7 +1,7 @@
 //! Reachable-only strong solving (`solve --reachable`): mark every position that can
 //! occur in a game from the initial position (the tier-by-tier forward search of
-//! `reach`), then solve only those, with the ordinary solver run on the compact view
-//! of the game (`compact`) and a compact view of the database (here), and store each
+//! `reach`), then solve only those, with the ordinary solver run on the marked view
+//! of the game (`marked_view`) and a marked view of the database (here), and store each
 //! tier reachable-only (its marks and the records of its marked positions).
 //!
 //! The values of marked positions equal a full solve's: a position's value depends
@@ -9,14 +9,16 @@
 //! parents are limited to marked ones. This file decides what is marked and where it
 //! is stored; it must not change how a tier is solved.
 
-use super::compact::{compact_handle, TierMarks};
-use super::{full_meta_of, SolveError, SolveOptions, SolveProgress, SolveReport};
+use super::marked_view::{marked_handle, TierMarks};
+use super::options::{full_meta_of, SolveOptions, SolveReport};
+use super::progress::SolveProgress;
 use crate::engine::db::{
     self, Coverage, Database, DbError, DbResult, StoredTier, TierMeta, TierStatus,
 };
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::reach::{self, ReachError};
 use crate::engine::record::{Record, TierRecords};
+use crate::engine::solver::base::SolveError;
 use crate::engine::tier::TierGraph;
 use gamesman_plugin_api::ffi::CallErrorKind;
 use gamesman_plugin_api::{Tier, TierPosition};
@@ -98,8 +100,8 @@ pub fn solve_reachable(
         reached.tiers.values().map(|m| m.bytes()).sum::<u64>().div_ceil(1 << 20)
     );
     let marks: TierMarks = Arc::new(reached.tiers);
-    let view = compact_handle(game, marks.clone());
-    let compact_db = CompactDb {
+    let view = marked_handle(game, marks.clone());
+    let marked_db = MarkedDb {
         db,
         metas: graph
             .order
@@ -108,11 +110,11 @@ pub fn solve_reachable(
             .collect(),
         marks: marks.clone(),
     };
-    let compact_options = SolveOptions {
+    let marked_options = SolveOptions {
         force: false,
         ..options.clone()
     };
-    let mut report = super::solve(&view, &compact_db, &compact_options, progress)?;
+    let mut report = super::solve(&view, &marked_db, &marked_options, progress)?;
     let m = &marks[&report.initial.tier];
     report.initial = TierPosition::new(report.initial.tier, m.select(report.initial.position));
     report.elapsed = started.elapsed();
@@ -124,16 +126,16 @@ pub fn solve_reachable(
     })
 }
 
-/// The database as the solver sees it on the compact view: tiers of marked positions,
+/// The database as the solver sees it on the marked view: tiers of marked positions,
 /// stored reachable-only in the real database.
-struct CompactDb<'a> {
+struct MarkedDb<'a> {
     db: &'a dyn Database,
     /// The real metadata of every tier (its full size).
     metas: HashMap<Tier, TierMeta>,
     marks: TierMarks,
 }
 
-impl CompactDb<'_> {
+impl MarkedDb<'_> {
     fn meta(&self, tier: Tier) -> DbResult<&TierMeta> {
         self.metas.get(&tier).ok_or_else(|| DbError::Corrupt {
             path: format!("tier {tier}").into(),
@@ -147,7 +149,7 @@ impl CompactDb<'_> {
     }
 }
 
-impl Database for CompactDb<'_> {
+impl Database for MarkedDb<'_> {
     fn describe(&self) -> String {
         self.db.describe()
     }

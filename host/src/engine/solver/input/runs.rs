@@ -44,12 +44,12 @@ fn slot(v: Value) -> Option<usize> {
 
 /// One stretch of a run in the file.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Segment {
-    pub(super) offset: u64,
-    pub(super) len: u32,
-    pub(super) count: u32,
+pub(crate) struct Segment {
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+    pub(crate) count: u32,
     /// The index the first delta counts from.
-    pub(super) base: u64,
+    pub(crate) base: u64,
 }
 
 /// A run being written: its bytes since the last segment.
@@ -75,7 +75,7 @@ pub struct LevelRuns {
     pub bytes: u64,
 }
 
-pub(super) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
     while x >= 0x80 {
         out.push((x as u8) | 0x80);
         x >>= 7;
@@ -84,7 +84,7 @@ pub(super) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
 }
 
 /// The varint at the start of `b` and its length.
-pub(super) fn get_varint(b: &[u8]) -> Option<(u64, usize)> {
+pub(crate) fn get_varint(b: &[u8]) -> Option<(u64, usize)> {
     let mut x = 0u64;
     for (k, &byte) in b.iter().enumerate().take(10) {
         x |= ((byte & 0x7f) as u64) << (7 * k);
@@ -121,7 +121,7 @@ static SCRATCH: AtomicU64 = AtomicU64::new(0);
 
 /// A new scratch file in `dir` (the system's temporary directory when `None`),
 /// already removed from the directory.
-pub(super) fn scratch_file(dir: Option<&Path>) -> Result<(File, PathBuf), DbError> {
+pub(crate) fn scratch_file(dir: Option<&Path>) -> Result<(File, PathBuf), DbError> {
     let dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
     let path = dir.join(format!(
         ".level-runs-{}-{}.tmp",

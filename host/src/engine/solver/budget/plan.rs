@@ -8,119 +8,19 @@
 //! The estimates come from `memory` (the solver's arrays byte for byte); this file
 //! only chooses, and must not solve or store anything.
 
-use super::memory::{
-    bytes, cgroup_room, order_bytes, own_need, record_bytes, MemoryCheck, MemoryError, TierNeed,
-    SLACK_DIVISOR, SLACK_FIXED,
-};
-use super::runs;
+use super::memory::{order_bytes, record_bytes, MemoryCheck};
+use super::system::{self, cgroup_room};
 use crate::engine::game::GameHandle;
+use crate::engine::solver::base::need::{SLACK_DIVISOR, SLACK_FIXED};
+use crate::engine::solver::base::{bytes, MemoryError, TierNeed};
+use crate::engine::solver::input::{runs, Shape, VERIFY_CACHE};
+use crate::engine::solver::schedule::{Schedule, Waiting};
+use crate::engine::solver::tier::need::own_need;
+use crate::engine::solver::tier::onebyte;
+use crate::engine::solver::tier::recipe::SolveMode;
 use crate::engine::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::Tier;
-use std::collections::{HashMap, HashSet};
-
-/// A way of solving a tier, from the fastest to the leanest. Every way stores the
-/// same bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SolveMode {
-    /// Child tiers read whole into memory and sorted by remoteness (6 B a child
-    /// position, 10 B above 2^32 positions).
-    Whole,
-    /// Child tiers spilled once, block by block, into level runs in a scratch file
-    /// and read back a level at a time; verification reads child records through a
-    /// bounded block cache. About nothing in memory per child position.
-    Streamed,
-    /// Streamed children, and each position's child counter merged into its record
-    /// (one 16-bit cell: 2.25 B a position instead of 3.25 for one-byte counters).
-    /// Games of at most `counters::MERGED_MOVES` moves a position.
-    Compact,
-    /// Streamed children, and counter and value in one byte a position; the
-    /// remoteness of each level written out to a scratch file and merged in when the
-    /// tier is written, block by block (`onebyte`): 1.25 B a position. Games of at most
-    /// `counters::BYTE_MOVES` moves a position, without WinBy.
-    Byte,
-}
-
-impl SolveMode {
-    /// Every way, fastest first.
-    pub const ALL: [SolveMode; 4] = [
-        SolveMode::Whole,
-        SolveMode::Streamed,
-        SolveMode::Compact,
-        SolveMode::Byte,
-    ];
-
-    /// The name `--solve-mode` takes and the plan prints.
-    pub fn name(self) -> &'static str {
-        match self {
-            SolveMode::Whole => "whole",
-            SolveMode::Streamed => "streamed",
-            SolveMode::Compact => "compact",
-            SolveMode::Byte => "byte",
-        }
-    }
-
-    /// Whether `game` can be solved this way.
-    pub fn serves(self, game: &GameHandle) -> bool {
-        match self {
-            SolveMode::Whole | SolveMode::Streamed => true,
-            SolveMode::Compact => game.properties().max_moves <= super::counters::MERGED_MOVES,
-            SolveMode::Byte => super::onebyte::serves(game),
-        }
-    }
-
-    /// The next leaner way `game` can be solved, if any.
-    pub fn leaner_for(self, game: &GameHandle) -> Option<SolveMode> {
-        let mut m = self.leaner()?;
-        while !m.serves(game) {
-            m = m.leaner()?;
-        }
-        Some(m)
-    }
-
-    /// This way, or the nearest richer one `game` can be solved in (a way forced on a
-    /// game it cannot serve).
-    pub fn nearest_for(self, game: &GameHandle) -> SolveMode {
-        let mut m = self;
-        while !m.serves(game) {
-            m = match m {
-                SolveMode::Byte => SolveMode::Compact,
-                _ => SolveMode::Streamed,
-            };
-        }
-        m
-    }
-
-    /// The next leaner way, if any.
-    pub fn leaner(self) -> Option<SolveMode> {
-        match self {
-            SolveMode::Whole => Some(SolveMode::Streamed),
-            SolveMode::Streamed => Some(SolveMode::Compact),
-            SolveMode::Compact => Some(SolveMode::Byte),
-            SolveMode::Byte => None,
-        }
-    }
-}
-
-impl std::fmt::Display for SolveMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for SolveMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        SolveMode::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                format!("'{s}' is not a way of solving: use whole, streamed, compact or byte")
-            })
-    }
-}
-
-/// Decoded child blocks a streamed child tier keeps for verification, at most.
-pub const VERIFY_CACHE: u64 = 32 << 20;
+use std::collections::HashSet;
 
 /// The default budget is this share of the machine's memory, in percent.
 pub const DEFAULT_SHARE: u64 = 90;
@@ -150,17 +50,8 @@ pub fn budget(options: &MemoryCheck) -> Option<Budget> {
             source: "--memory-limit".into(),
         });
     }
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = meminfo
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
     let mut best = Budget {
-        bytes: kib * 1024 / 100 * DEFAULT_SHARE,
+        bytes: system::total()? / 100 * DEFAULT_SHARE,
         source: format!("{DEFAULT_SHARE}% of MemTotal in /proc/meminfo"),
     };
     if let Some((room, source)) = cgroup_room() {
@@ -272,8 +163,8 @@ fn mode_need(game: &GameHandle, node: &TierNode, mode: SolveMode, reverse_graph:
             need.counters = node.stored;
             need.extra = need
                 .extra
-                .saturating_add(super::onebyte::LOG_BYTES)
-                .saturating_add(super::onebyte::table_bytes(node.stored));
+                .saturating_add(onebyte::LOG_BYTES)
+                .saturating_add(onebyte::table_bytes(node.stored));
         }
         SolveMode::Whole | SolveMode::Streamed => {}
     }
@@ -290,13 +181,12 @@ fn children_need(graph: &TierGraph, node: &TierNode, mode: SolveMode) -> u64 {
             .map(|c| f(size(c)))
             .fold(0u64, u64::saturating_add)
     };
-    match mode {
-        SolveMode::Whole => sum(&|s| s.saturating_mul(order_bytes(s))),
-        SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte if node.children.is_empty() => 0,
-        SolveMode::Streamed | SolveMode::Compact | SolveMode::Byte => runs::SPILL_BYTES
-            .saturating_add(sum(&|s| {
-                runs::index_bytes(s).saturating_add(VERIFY_CACHE.min(s.saturating_mul(2)))
-            })),
+    match mode.child_shape() {
+        Shape::Whole => sum(&|s| s.saturating_mul(order_bytes(s))),
+        Shape::Streamed if node.children.is_empty() => 0,
+        Shape::Streamed => runs::SPILL_BYTES.saturating_add(sum(&|s| {
+            runs::index_bytes(s).saturating_add(VERIFY_CACHE.min(s.saturating_mul(2)))
+        })),
     }
 }
 
@@ -355,14 +245,14 @@ fn whole_children(group: &[&TierNode], modes: &[SolveMode]) -> HashSet<Tier> {
     group
         .iter()
         .zip(modes)
-        .filter(|(_, &m)| m == SolveMode::Whole)
+        .filter(|(_, &m)| m.child_shape() == Shape::Whole)
         .flat_map(|(n, _)| n.children.iter().copied())
         .collect()
 }
 
-/// Plans the tiers `todo` accepts, in the solver's order (levels; small tiers of a
-/// level side by side on `threads` threads, large ones alone; solved tiers below
-/// `big_tier` kept for parents still to come): each group starts with every tier
+/// Plans the tiers `todo` accepts, in the solver's order (`Schedule`: levels; small
+/// tiers of a level side by side on `threads` threads, large ones alone; solved tiers
+/// below `big_tier` kept for parents still to come): each group starts with every tier
 /// solved whole and makes its largest tier one way leaner until the group fits the
 /// budget or every tier is at its leanest (then its tiers are marked as not fitting).
 pub fn plan(
@@ -375,85 +265,65 @@ pub fn plan(
 ) -> SolvePlan {
     let budget = budget(options);
     let limit = budget.as_ref().map_or(u64::MAX, |b| b.bytes);
-    let mut waiting: HashMap<Tier, usize> = HashMap::new();
-    for n in graph.order.iter().filter(|n| todo(n.tier)) {
-        for c in &n.children {
-            *waiting.entry(*c).or_default() += 1;
-        }
-    }
+    let mut waiting = Waiting::new(graph, todo, big_tier);
     let mut loaded: HashSet<Tier> = HashSet::new();
     let mut tiers = Vec::new();
-    for level in graph.levels() {
-        let nodes: Vec<&TierNode> = level
-            .iter()
-            .filter(|t| todo(**t))
-            .filter_map(|t| graph.get(*t))
-            .collect();
-        let (big, small): (Vec<&TierNode>, Vec<&TierNode>) =
-            nodes.into_iter().partition(|n| n.stored >= big_tier);
-        let mut groups: Vec<Vec<&TierNode>> = Vec::new();
-        if !small.is_empty() {
-            groups.push(small);
-        }
-        groups.extend(big.into_iter().map(|n| vec![n]));
-        for group in groups {
-            // A way forced on a game it cannot serve gives the next that can.
-            let forced = options.forced.map(|m| m.nearest_for(game));
-            let mut modes = vec![forced.unwrap_or(SolveMode::Whole); group.len()];
-            let need = |modes: &[SolveMode]| {
-                group_need(
-                    game,
-                    graph,
-                    &group,
-                    modes,
-                    &loaded,
-                    threads,
-                    options.reverse_graph,
-                    options.module_bytes,
-                )
+    for group in Schedule::new(graph, todo, big_tier).groups {
+        // A way forced on a game it cannot serve gives the next that can.
+        let forced = options.forced.map(|m| m.nearest_for(game));
+        let mut modes = vec![forced.unwrap_or(SolveMode::Whole); group.len()];
+        let need = |modes: &[SolveMode]| {
+            group_need(
+                game,
+                graph,
+                &group,
+                modes,
+                &loaded,
+                threads,
+                options.reverse_graph,
+                options.module_bytes,
+            )
+        };
+        let (mut got, _) = need(&modes);
+        while got.total() > limit && options.forced.is_none() {
+            // The tier with the largest need of those that can go leaner.
+            let Some(k) = (0..group.len())
+                .filter(|&k| modes[k].leaner_for(game).is_some())
+                .max_by_key(|&k| {
+                    mode_need(game, group[k], modes[k], options.reverse_graph)
+                        .total()
+                        .saturating_add(children_need(graph, group[k], modes[k]))
+                })
+            else {
+                break;
             };
-            let (mut got, _) = need(&modes);
-            while got.total() > limit && options.forced.is_none() {
-                // The tier with the largest need of those that can go leaner.
-                let Some(k) = (0..group.len())
-                    .filter(|&k| modes[k].leaner_for(game).is_some())
-                    .max_by_key(|&k| {
-                        mode_need(game, group[k], modes[k], options.reverse_graph)
-                            .total()
-                            .saturating_add(children_need(graph, group[k], modes[k]))
-                    })
-                else {
-                    break;
-                };
-                modes[k] = modes[k].leaner_for(game).expect("filtered");
-                got = need(&modes).0;
-            }
-            let fits = got.total() <= limit;
-            for (n, &m) in group.iter().zip(&modes) {
-                tiers.push(TierPlan {
-                    tier: n.tier,
-                    name: n.name.clone(),
-                    mode: m,
-                    peak_bytes: got.total(),
-                    fits,
-                    need: got.clone(),
-                });
-            }
-            loaded.extend(whole_children(&group, &modes));
-            for n in &group {
-                for c in &n.children {
-                    if let Some(left) = waiting.get_mut(c) {
-                        *left = left.saturating_sub(1);
-                        if *left == 0 {
-                            loaded.remove(c);
-                        }
-                    }
+            modes[k] = modes[k].leaner_for(game).expect("filtered");
+            got = need(&modes).0;
+        }
+        let fits = got.total() <= limit;
+        for (n, &m) in group.iter().zip(&modes) {
+            tiers.push(TierPlan {
+                tier: n.tier,
+                name: n.name.clone(),
+                mode: m,
+                peak_bytes: got.total(),
+                fits,
+                need: got.clone(),
+            });
+        }
+        // As the driver's `ChildCache`: children read whole are held until their last
+        // parent is solved, and a solved small tier with records is kept for its own.
+        loaded.extend(whole_children(&group, &modes));
+        for n in &group {
+            for c in &n.children {
+                if waiting.release(*c) {
+                    loaded.remove(c);
                 }
             }
-            for n in &group {
-                if waiting.get(&n.tier).copied().unwrap_or(0) > 0 && n.stored < big_tier {
-                    loaded.insert(n.tier);
-                }
+        }
+        for (n, &m) in group.iter().zip(&modes) {
+            if m != SolveMode::Byte && waiting.keeps(n.tier, n.stored) {
+                loaded.insert(n.tier);
             }
         }
     }
@@ -489,20 +359,6 @@ pub fn log_plan(plan: &SolvePlan) {
     }
 }
 
-/// The process's resident high-water mark (`VmHWM`), in bytes.
-pub fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -520,14 +376,5 @@ mod tests {
         assert_eq!(SolveMode::Streamed.leaner(), Some(SolveMode::Compact));
         assert_eq!(SolveMode::Compact.leaner(), Some(SolveMode::Byte));
         assert_eq!(SolveMode::Byte.leaner(), None);
-    }
-
-    #[test]
-    fn the_peak_is_measured() {
-        let a = peak_rss().expect("Linux reports VmHWM");
-        let v = vec![1u8; 256 << 20];
-        std::hint::black_box(&v);
-        let b = peak_rss().unwrap();
-        assert!(b >= a.max(256 << 20), "{a} {b}");
     }
 }

@@ -15,12 +15,10 @@
 //! Used only for two-player alternating games without WinBy (a child's value is
 //! then always inverted). This file must not decide values: the level passes do.
 
-use super::frontier::{level_range, sort_by_level, ChildFrontier};
-use super::memory::grow;
-use super::SolveError;
-use crate::engine::game::GameHandle;
+use super::ctx::TierCtx;
 use crate::engine::record::{remoteness_of, value_of};
-use crate::engine::tier::TierNode;
+use crate::engine::solver::base::SolveError;
+use crate::engine::solver::input::frontier::{level_range, sort_by_level, ChildFrontier};
 use gamesman_plugin_api::{TierPosition, Value};
 
 /// What the seeds of one phase ask for at a level.
@@ -43,14 +41,9 @@ pub struct SeedChunk {
 impl SeedChunk {
     /// Room for the seeds of `positions` more positions (at most one a phase each; the
     /// error names the tier when memory runs out).
-    pub fn reserve(
-        &mut self,
-        game: &GameHandle,
-        node: &TierNode,
-        positions: usize,
-    ) -> Result<(), SolveError> {
-        grow(game, node, "seeds", &mut self.wl, positions)?;
-        grow(game, node, "seeds", &mut self.tie, positions)
+    pub fn reserve(&mut self, ctx: &TierCtx<'_>, positions: usize) -> Result<(), SolveError> {
+        ctx.grow("seeds", &mut self.wl, positions)?;
+        ctx.grow("seeds", &mut self.tie, positions)
     }
 
     /// Folds the values of position `p`'s children in child tiers (`kids`, each

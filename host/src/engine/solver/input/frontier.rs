@@ -74,7 +74,7 @@ struct Order {
 /// Counting sort of `(level, item)` pairs by level, walking `pairs` twice (counts,
 /// then places): the items in level order, and the start of each level with one more
 /// entry, the end of the last (`level_range` reads a level back).
-pub(super) fn sort_by_level<T: Copy + Default>(
+pub(crate) fn sort_by_level<T: Copy + Default>(
     pairs: impl Iterator<Item = (usize, T)> + Clone,
 ) -> (Vec<T>, Vec<usize>) {
     let mut counts: Vec<usize> = Vec::new();
@@ -102,7 +102,7 @@ pub(super) fn sort_by_level<T: Copy + Default>(
 
 /// The range of level `r` in the order `sort_by_level` gave `starts` for (empty past
 /// the last level).
-pub(super) fn level_range(starts: &[usize], r: u32) -> std::ops::Range<usize> {
+pub(crate) fn level_range(starts: &[usize], r: u32) -> std::ops::Range<usize> {
     let r = r as usize;
     if r + 1 >= starts.len() {
         0..0

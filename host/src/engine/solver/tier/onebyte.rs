@@ -10,10 +10,10 @@
 //! each position was decided.
 
 use super::counters::ByteCell;
-use super::frontier::Bits;
-use super::runs::{get_varint, put_varint, scratch_file, Segment};
 use crate::engine::db::DbError;
 use crate::engine::record::{pack, value_of};
+use crate::engine::solver::input::frontier::Bits;
+use crate::engine::solver::input::runs::{get_varint, put_varint, scratch_file, Segment};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -231,7 +231,7 @@ impl Assembler<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::solver::counters::Cell;
+    use crate::engine::solver::tier::counters::Cell;
     use gamesman_plugin_api::Value;
     use std::sync::atomic::AtomicU64;
 

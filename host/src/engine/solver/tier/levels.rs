@@ -5,18 +5,19 @@
 //! Levels run in parallel with atomic counters; results do not depend on the thread
 //! count. This file must not scan positions or store anything.
 
-use super::children::ChildTier;
 use super::counters::Cell;
-use super::frontier::{Bits, Level};
+use super::ctx::{TierCtx, PARENT_CHUNK};
 use super::onebyte::RemotenessLog;
 use super::parents::{for_each_parents_warmed, ParentBuffers};
-use super::retrograde::{Flow, TierState, PARENT_CHUNK};
-use super::runs::LevelRuns;
+use super::recipe::Flow;
 use super::seeds::{Seed, Seeds};
-use super::SolveError;
+use super::state::TierState;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{pack, value_of, MAX_REMOTENESS};
-use crate::engine::tier::TierNode;
+use crate::engine::solver::base::SolveError;
+use crate::engine::solver::input::frontier::{Bits, Level};
+use crate::engine::solver::input::runs::LevelRuns;
+use crate::engine::solver::input::ChildTier;
 use gamesman_plugin_api::{Player, Tier, TierPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::*};
@@ -29,8 +30,7 @@ pub(super) enum Phase {
 
 /// What the level passes of one tier share.
 pub(super) struct Levels<'a, 'b> {
-    pub(super) game: &'a GameHandle,
-    pub(super) node: &'a TierNode,
+    pub(super) ctx: &'a TierCtx<'a>,
     pub(super) state: &'a TierState,
     /// One-byte cells: where each level's newly decided positions are written.
     pub(super) log: Option<&'b mut RemotenessLog>,
@@ -74,12 +74,12 @@ impl Levels<'_, '_> {
                 .max()
                 .unwrap_or(0),
         };
-        let loopy = self.node.loopy;
+        let loopy = self.ctx.node.loopy;
         let mut own = loopy && self.now.any();
         let mut r = 0u32;
         while r < child_levels || own {
             let send = Send {
-                game: self.game,
+                game: self.ctx.game,
                 state: self.state,
                 counters,
                 flow: self.flow,
@@ -123,7 +123,7 @@ impl Levels<'_, '_> {
                 }
             }
             if more && r + 1 > MAX_REMOTENESS {
-                return Err(SolveError::RemotenessOverflow(self.node.tier));
+                return Err(SolveError::RemotenessOverflow(self.ctx.node.tier));
             }
             own = loopy && more;
             // The level just sent on is done with: its bitmap takes the next level.
@@ -247,7 +247,7 @@ impl<C: Cell> Send<'_, C> {
         };
         for_each_parents_warmed(
             self.game,
-            state,
+            state.parents(),
             child_tier,
             chunk,
             bufs,

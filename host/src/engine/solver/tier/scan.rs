@@ -5,13 +5,12 @@
 //! goes (`seeds`). This file must not send values to parents: the level passes do.
 
 use super::counters::Cell;
-use super::frontier::{Bits, ChildFrontier};
+use super::ctx::{Tick, TierCtx};
 use super::parents::{undeclared, Expanded};
-use super::retrograde::{Tick, TierState};
 use super::seeds::{SeedChunk, Seeds};
-use super::SolveError;
-use crate::engine::game::GameHandle;
-use crate::engine::tier::TierNode;
+use super::state::TierState;
+use crate::engine::solver::base::SolveError;
+use crate::engine::solver::input::frontier::{Bits, ChildFrontier};
 use gamesman_plugin_api::ffi::ScanRecord;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
@@ -25,14 +24,14 @@ const SCAN_CHUNK: usize = 2048;
 /// win or lose at remoteness 0 in `wl` (ties are read back from the records later);
 /// returns the number of moves of undecided positions.
 pub(super) fn scan<C: Cell>(
-    game: &GameHandle,
-    node: &TierNode,
+    ctx: &TierCtx<'_>,
     state: &TierState,
     counters: &[C],
     wl: &Bits,
     keep: Option<Fused<'_>>,
     tick: Tick<'_>,
 ) -> Result<Scanned, SolveError> {
+    let (game, node) = (ctx.game, ctx.node);
     let n = counters.len();
     let chunks = n.div_ceil(SCAN_CHUNK);
     let max_moves = game.properties().max_moves as usize;
@@ -74,7 +73,7 @@ pub(super) fn scan<C: Cell>(
                                 records: batch,
                                 kids,
                             };
-                            batch.keep(game, node, fused, &mut kept, &mut seeds, own)?;
+                            batch.keep(ctx, fused, &mut kept, &mut seeds, own)?;
                         }
                     }
                 }
@@ -180,14 +179,13 @@ impl Batch<'_> {
     /// (`own` is scratch room for one position's moves).
     fn keep(
         &self,
-        game: &GameHandle,
-        node: &TierNode,
+        ctx: &TierCtx<'_>,
         fused: Fused<'_>,
         kept: &mut Expanded,
         seeds: &mut SeedChunk,
         own: &mut Vec<TierPosition>,
     ) -> Result<(), SolveError> {
-        let tier = node.tier;
+        let (game, tier) = (ctx.game, ctx.node.tier);
         let open = self.records.iter().filter(|s| open_record(s));
         let total: usize = open.clone().map(|s| s.children as usize).sum();
         let kids = &self.kids[..total];
@@ -197,9 +195,9 @@ impl Batch<'_> {
             Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
             None => total,
         };
-        kept.reserve(game, node, open.clone().count(), moves)?;
+        kept.reserve(ctx, open.clone().count(), moves)?;
         if fused.seeds.is_some() {
-            seeds.reserve(game, node, open.count())?;
+            seeds.reserve(ctx, open.count())?;
         }
         let mut at = 0usize;
         for (k, s) in self.records.iter().enumerate() {

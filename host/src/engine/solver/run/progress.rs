@@ -1,0 +1,39 @@
+//! How a solve reports its progress (`SolveProgress`) and the reporter that says
+//! nothing (`Silent`). It must import nothing of the solver but the tier graph's types.
+
+use crate::engine::tier::{TierGraph, TierNode};
+use std::time::Duration;
+
+/// How to report a solve as it goes.
+pub trait SolveProgress: Sync {
+    /// The solve starts: the graph, and how many positions must be solved.
+    fn start(&self, graph: &TierGraph, to_solve: u64);
+    /// A stored tier is valid and kept.
+    fn reused(&self, node: &TierNode);
+    /// A stored tier is unusable and will be solved again.
+    fn corrupt(&self, node: &TierNode, reason: &str);
+    /// A tier starts.
+    fn tier_started(&self, node: &TierNode);
+    /// Positions of a tier were scanned.
+    fn advance(&self, node: &TierNode, positions: u64);
+    /// What a tier's solve is doing now (building a reverse graph, its size). Default:
+    /// nothing shown.
+    fn note(&self, _node: &TierNode, _what: &str) {}
+    /// A tier is solved and stored.
+    fn tier_finished(&self, node: &TierNode, took: Duration);
+    /// The solve is over.
+    fn finish(&self);
+}
+
+/// A progress reporter that says nothing.
+pub struct Silent;
+
+impl SolveProgress for Silent {
+    fn start(&self, _: &TierGraph, _: u64) {}
+    fn reused(&self, _: &TierNode) {}
+    fn corrupt(&self, _: &TierNode, _: &str) {}
+    fn tier_started(&self, _: &TierNode) {}
+    fn advance(&self, _: &TierNode, _: u64) {}
+    fn tier_finished(&self, _: &TierNode, _: Duration) {}
+    fn finish(&self) {}
+}

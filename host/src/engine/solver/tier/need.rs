@@ -1,0 +1,80 @@
+//! What one tier's own arrays need at its solve's peak, part by part (`own_need`):
+//! the model of the arrays the tier layer allocates, kept beside them so that a new
+//! per-tier structure is counted where it is made. The budget adds the child tiers,
+//! the tiers kept for later and the slack. This file must not allocate or solve; it
+//! imports only `base` and its sibling files' sizes.
+
+use super::counters::Counters;
+use crate::engine::game::GameHandle;
+use crate::engine::solver::base::TierNeed;
+use crate::engine::solver::input::frontier::bits_bytes;
+use crate::engine::tier::TierNode;
+
+/// The memory a reverse graph needs: 4 bytes per edge plus 4 per child position.
+pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
+    edges
+        .saturating_mul(4)
+        .saturating_add(child_positions.saturating_mul(4))
+}
+
+/// Moves per position assumed for a reverse graph before the scan counts them.
+const ASSUMED_MOVES: u64 = 16;
+
+/// Extra bytes a tier needs beyond the arrays this model counts: the reverse graph
+/// of a tier solved without undo moves (4 B per move, assumed at most `ASSUMED_MOVES`
+/// a position, and 4 B per position of its child tiers), and the moves its first pass
+/// keeps for the second while it is built (8 B per move). The exact figure is known
+/// once the tier is scanned; the graph's allocations are checked then too.
+pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u64 {
+    if !reverse_graph {
+        return 0;
+    }
+    let moves = (game.properties().max_moves as u64).min(ASSUMED_MOVES);
+    let children: u64 = node
+        .children
+        .iter()
+        .map(|&c| game.tier_size(c).unwrap_or(0))
+        .fold(0u64, u64::saturating_add)
+        .saturating_add(if node.loopy { node.size } else { 0 });
+    let edges = node.size.saturating_mul(moves);
+    graph_bytes(edges, children).saturating_add(edges.saturating_mul(8))
+}
+
+/// The need of solving `node` alone (its own arrays), without its children: the
+/// larger of the solver's two passes.
+pub fn own_need(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> TierNeed {
+    let n = node.stored;
+    let p = game.properties();
+    let winby = p.supports_winby;
+    let keep_turns = winby || (p.go_again && p.players > 1);
+    let turns = if keep_turns { n } else { 0 };
+    let extra = extra_bytes(game, node, reverse_graph);
+    // The retrograde pass: counters, packed records, turns, the WinBy pass's scan
+    // arrays (children counts, leaf margins) and the frontier's two bitmaps. The
+    // records become the finished values in place (a game with WinBy copies them,
+    // after the counters and bitmaps are freed: the WinBy pass below counts that).
+    let retrograde = TierNeed {
+        records: n.saturating_mul(2),
+        counters: n.saturating_mul(Counters::width(p.max_moves)),
+        turns,
+        winby: if winby { n.saturating_mul(8) } else { 0 },
+        frontier: bits_bytes(n).saturating_mul(2),
+        extra,
+        ..TierNeed::default()
+    };
+    // The WinBy pass: counters gone, values beside the records, margins and pending
+    // counts added. Storing holds the records and the encoded file (the raw bytes at
+    // most twice over), less than either pass.
+    let winby_pass = TierNeed {
+        records: n.saturating_mul(4),
+        turns,
+        winby: n.saturating_mul(16),
+        extra,
+        ..TierNeed::default()
+    };
+    if winby && winby_pass.total() > retrograde.total() {
+        winby_pass
+    } else {
+        retrograde
+    }
+}
