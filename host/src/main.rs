@@ -224,6 +224,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         reverse_graph: false,
                         forced: solve_mode,
                         module_bytes: 0,
+                        process_bytes: 0,
                     },
                     verify,
                     seed,

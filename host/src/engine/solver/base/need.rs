@@ -33,6 +33,9 @@ pub struct TierNeed {
     /// 1/`SLACK_DIVISOR` of the rest. Measured peaks (mothello 4x4: 193 MiB against
     /// 137 MiB counted; 4x5: 9.9 GiB against 9.4 GiB) lie within it.
     pub slack: u64,
+    /// The process itself beyond the solver's arrays: binary, module code, what it
+    /// held when the plan was made, threads' stacks and buffers.
+    pub process: u64,
 }
 
 /// The fixed part of `TierNeed::slack`.
@@ -56,6 +59,7 @@ impl TierNeed {
             self.extra,
             self.module,
             self.slack,
+            self.process,
         ]
         .iter()
         .fold(0u64, |a, &b| a.saturating_add(b))
@@ -74,6 +78,7 @@ impl TierNeed {
             ("other", self.extra),
             ("the module's caches", self.module),
             ("working copies and allocator", self.slack),
+            ("the process itself", self.process),
         ];
         parts
             .iter()

@@ -21,6 +21,19 @@ pub struct MemoryCheck {
     /// Bytes the module's own caches keep at most (`GameHandle::memory_budget`),
     /// counted in every tier's estimate.
     pub module_bytes: u64,
+    /// Bytes of the process itself beyond the solver's arrays (its binary, the module's
+    /// code, what it held when the plan was made, each thread's stack and buffers),
+    /// counted in every tier's estimate so the whole process stays in the budget.
+    pub process_bytes: u64,
+}
+
+/// What each worker thread holds beyond the tiers' arrays: its stack and the batch
+/// buffers of module calls, and its allocator arena's slack.
+pub const THREAD_BYTES: u64 = 4 << 20;
+
+/// The process's own part of every estimate: what it holds now and `threads` workers.
+pub fn process_bytes(resident_now: u64, threads: usize) -> u64 {
+    resident_now.saturating_add(THREAD_BYTES.saturating_mul(threads as u64))
 }
 
 /// Bytes of a child frontier's order per position of a tier of `stored` indices.

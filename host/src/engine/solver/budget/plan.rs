@@ -41,20 +41,27 @@ pub struct Budget {
 }
 
 /// The budget: `--memory-limit`, else `DEFAULT_SHARE` % of the machine's memory
-/// (`MemTotal`), lowered to a cgroup's room when one is set (`None` when neither is
-/// known).
+/// (`MemTotal`); lowered to a cgroup's room or the address-space room (`ulimit -v`)
+/// when either is smaller, since past them the process is killed or its allocations
+/// fail whatever was asked (`None` when no figure is known). Both rooms are of the
+/// whole process: what it holds now counts in the plan's `process` part, not twice.
 pub fn budget(options: &MemoryCheck) -> Option<Budget> {
-    if let Some(limit) = options.limit {
-        return Some(Budget {
+    let mut best = match options.limit {
+        Some(limit) => Budget {
             bytes: limit,
             source: "--memory-limit".into(),
-        });
-    }
-    let mut best = Budget {
-        bytes: system::total()? / 100 * DEFAULT_SHARE,
-        source: format!("{DEFAULT_SHARE}% of MemTotal in /proc/meminfo"),
+        },
+        None => Budget {
+            bytes: system::total()? / 100 * DEFAULT_SHARE,
+            source: format!("{DEFAULT_SHARE}% of MemTotal in /proc/meminfo"),
+        },
     };
-    if let Some((room, source)) = cgroup_room() {
+    let own = system::resident().unwrap_or(0);
+    for (room, source) in [cgroup_room(), system::address_space_room()]
+        .into_iter()
+        .flatten()
+    {
+        let room = room.saturating_add(own);
         if room < best.bytes {
             best = Budget {
                 bytes: room,
@@ -202,6 +209,7 @@ fn group_need(
     threads: usize,
     reverse_graph: bool,
     module_bytes: u64,
+    process_bytes: u64,
 ) -> (TierNeed, usize) {
     let raw = record_bytes(game.supports_winby());
     let size = |t: &Tier| graph.get(*t).map_or(0, |n| n.stored);
@@ -237,6 +245,7 @@ fn group_need(
         .map(size)));
     need.module = module_bytes;
     need.slack = SLACK_FIXED.saturating_add(need.total() / SLACK_DIVISOR);
+    need.process = process_bytes;
     (need, work.first().map_or(0, |w| w.1))
 }
 
@@ -282,9 +291,13 @@ pub fn plan(
                 threads,
                 options.reverse_graph,
                 options.module_bytes,
+                options.process_bytes,
             )
         };
         let (mut got, _) = need(&modes);
+        // The smallest estimate seen: when no way fits, the plan keeps it, so it never
+        // moves a tier to a "leaner" way it estimates larger than the one it leaves.
+        let mut smallest = (got.total(), modes.clone(), got.clone());
         while got.total() > limit && options.forced.is_none() {
             // The tier with the largest need of those that can go leaner.
             let Some(k) = (0..group.len())
@@ -299,6 +312,12 @@ pub fn plan(
             };
             modes[k] = modes[k].leaner_for(game).expect("filtered");
             got = need(&modes).0;
+            if got.total() < smallest.0 {
+                smallest = (got.total(), modes.clone(), got.clone());
+            }
+        }
+        if got.total() > limit && smallest.0 < got.total() {
+            (_, modes, got) = smallest;
         }
         let fits = got.total() <= limit;
         for (n, &m) in group.iter().zip(&modes) {

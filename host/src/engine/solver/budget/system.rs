@@ -3,6 +3,8 @@
 //! the report). One reader of `/proc` key lines (`proc_kib`). It must import nothing
 //! of the solver.
 
+use std::path::{Path, PathBuf};
+
 /// The value in KiB of the line `key:` of a `/proc` file such as `/proc/meminfo` or
 /// `/proc/self/status` (`None` when the file or key is missing or unreadable).
 pub fn proc_kib(path: &str, key: &str) -> Option<u64> {
@@ -34,70 +36,128 @@ pub fn available() -> Option<(u64, String)> {
     Some(best)
 }
 
-fn read_u64(path: &str) -> Option<u64> {
+fn read_u64(path: &Path) -> Option<u64> {
     std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 /// A cgroup's limit less what it uses (page cache that can be dropped not counted).
 pub fn cgroup_room() -> Option<(u64, String)> {
-    let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let mut candidates = Vec::new();
+    cgroup_room_at(Path::new("/"))
+}
+
+/// `cgroup_room` with the file system rooted at `root` (tests give a made-up tree).
+///
+/// The groups are those `/proc/self/cgroup` names, version 2 (`0::/path`) and version
+/// 1's `memory` controller, each from its own directory up to its mount's root: a
+/// limit set on a parent group binds its children, and inside a container the group's
+/// own directory is the mount's root (the path named may not exist there). The
+/// tightest room of every limit found wins; a group without a limit, or without the
+/// controller's files at all (a version-2 line on a version-1 machine), is skipped.
+pub fn cgroup_room_at(root: &Path) -> Option<(u64, String)> {
+    let groups = std::fs::read_to_string(root.join("proc/self/cgroup")).unwrap_or_default();
+    let v2 = root.join("sys/fs/cgroup");
+    let v1 = root.join("sys/fs/cgroup/memory");
+    let mut dirs: Vec<(PathBuf, u32)> = Vec::new();
     for line in groups.lines() {
         let mut parts = line.splitn(3, ':');
-        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
-        if controllers.is_empty() {
-            candidates.push((format!("/sys/fs/cgroup{path}"), 2));
-        } else if controllers.split(',').any(|c| c == "memory") {
-            candidates.push((format!("/sys/fs/cgroup/memory{path}"), 1));
-        }
-    }
-    // Inside a container the group's own directory is the mount's root.
-    candidates.push(("/sys/fs/cgroup".into(), 2));
-    candidates.push(("/sys/fs/cgroup/memory".into(), 1));
-    for (dir, version) in candidates {
-        let (limit, usage, stat, inactive) = if version == 2 {
-            let limit = std::fs::read_to_string(format!("{dir}/memory.max")).ok()?;
-            if limit.trim() == "max" {
-                continue;
-            }
-            let Ok(limit) = limit.trim().parse::<u64>() else {
-                continue;
-            };
-            (
-                limit,
-                read_u64(&format!("{dir}/memory.current")),
-                format!("{dir}/memory.stat"),
-                "inactive_file",
-            )
-        } else {
-            let Some(limit) = read_u64(&format!("{dir}/memory.limit_in_bytes")) else {
-                continue;
-            };
-            // No limit reads as a huge number.
-            if limit >= 1 << 60 {
-                continue;
-            }
-            (
-                limit,
-                read_u64(&format!("{dir}/memory.usage_in_bytes")),
-                format!("{dir}/memory.stat"),
-                "total_inactive_file",
-            )
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
         };
-        let cache = std::fs::read_to_string(&stat)
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find_map(|l| l.strip_prefix(inactive)?.trim().parse::<u64>().ok())
-            })
-            .unwrap_or(0);
-        let used = usage.unwrap_or(0).saturating_sub(cache);
-        return Some((
-            limit.saturating_sub(used),
-            format!("the memory limit of cgroup {dir}"),
-        ));
+        let (mount, version) = if controllers.is_empty() {
+            (&v2, 2)
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (&v1, 1)
+        } else {
+            continue;
+        };
+        // The group's directory and every parent up to the mount's root; `..` is not
+        // followed (the path comes from the kernel, but a tree may be made up).
+        let mut rel = PathBuf::new();
+        let mut chain = vec![mount.clone()];
+        for part in path.split('/').filter(|p| !p.is_empty() && *p != "." && *p != "..") {
+            rel.push(part);
+            chain.push(mount.join(&rel));
+        }
+        dirs.extend(chain.into_iter().map(|d| (d, version)));
     }
-    None
+    dirs.push((v2, 2));
+    dirs.push((v1, 1));
+    dirs.sort();
+    dirs.dedup();
+    dirs.into_iter()
+        .filter_map(|(dir, version)| group_room(&dir, version))
+        .min_by_key(|(room, _)| *room)
+}
+
+/// The room of one cgroup directory with a memory limit (`None`: no limit, or not a
+/// group of that version).
+fn group_room(dir: &Path, version: u32) -> Option<(u64, String)> {
+    let (limit, usage, inactive) = if version == 2 {
+        let limit = std::fs::read_to_string(dir.join("memory.max")).ok()?;
+        // `max` is no limit.
+        let limit = limit.trim().parse::<u64>().ok()?;
+        (limit, read_u64(&dir.join("memory.current")), "inactive_file")
+    } else {
+        let limit = read_u64(&dir.join("memory.limit_in_bytes"))?;
+        // No limit reads as a huge number.
+        if limit >= 1 << 60 {
+            return None;
+        }
+        (
+            limit,
+            read_u64(&dir.join("memory.usage_in_bytes")),
+            "total_inactive_file",
+        )
+    };
+    let cache = std::fs::read_to_string(dir.join("memory.stat"))
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| {
+                l.strip_prefix(inactive)?
+                    .strip_prefix(' ')?
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
+        })
+        .unwrap_or(0);
+    let used = usage.unwrap_or(0).saturating_sub(cache);
+    Some((
+        limit.saturating_sub(used),
+        format!("the memory limit of cgroup {}", dir.display()),
+    ))
+}
+
+/// Room under the address-space limit (`ulimit -v`, `RLIMIT_AS`): the limit less what
+/// the process maps now (`VmSize`); `None` when there is no limit. Every allocation
+/// counts against it, resident or not, so the budget must too.
+pub fn address_space_room() -> Option<(u64, String)> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let limit = r.rlim_cur as u64;
+    let mapped = proc_kib("/proc/self/status", "VmSize").map_or(0, |k| k * 1024);
+    Some((
+        limit.saturating_sub(mapped),
+        format!(
+            "the address-space limit (ulimit -v) of {} MiB, less the {} MiB this process maps",
+            limit >> 20,
+            mapped >> 20
+        ),
+    ))
+}
+
+/// The process's resident set now (`VmRSS`), in bytes: its binary, the module's code
+/// and what it has allocated so far.
+pub fn resident() -> Option<u64> {
+    Some(proc_kib("/proc/self/status", "VmRSS")? * 1024)
 }
 
 /// The machine's memory (`MemTotal` of /proc/meminfo), in bytes.
@@ -122,6 +182,73 @@ mod tests {
     fn this_machine_reports_available_memory() {
         let (b, source) = available().expect("Linux reports MemAvailable");
         assert!(b > 0, "{source}");
+    }
+
+    /// A made-up root: `files` are (path under the root, contents).
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_version_1_limit_at_the_mount_root_counts_on_a_hybrid_machine() {
+        // A container on a cgroup v1 host: the group's path does not exist inside, and
+        // the v2 line (`0::/`) has no memory.max. The limit is 290 MiB, 10 MiB used of
+        // which 2 MiB is inactive page cache.
+        let root = tree(&[
+            (
+                "proc/self/cgroup",
+                "12:memory:/docker/4f1c\n11:cpu,cpuacct:/docker/4f1c\n0::/\n",
+            ),
+            ("sys/fs/cgroup/memory/memory.limit_in_bytes", "304087040\n"),
+            ("sys/fs/cgroup/memory/memory.usage_in_bytes", "10485760\n"),
+            (
+                "sys/fs/cgroup/memory/memory.stat",
+                "cache 3000000\ntotal_inactive_file 2097152\n",
+            ),
+        ]);
+        let (room, source) = cgroup_room_at(root.path()).expect("the v1 limit");
+        assert_eq!(room, 304087040 - (10485760 - 2097152));
+        assert!(source.ends_with("sys/fs/cgroup/memory"), "{source}");
+    }
+
+    #[test]
+    fn a_version_2_limit_on_a_parent_group_binds_its_child() {
+        let root = tree(&[
+            ("proc/self/cgroup", "0::/a/b\n"),
+            ("sys/fs/cgroup/memory.max", "max\n"),
+            ("sys/fs/cgroup/a/memory.max", "1073741824\n"),
+            ("sys/fs/cgroup/a/memory.current", "104857600\n"),
+            ("sys/fs/cgroup/a/memory.stat", "inactive_file_x 9\ninactive_file 4096\n"),
+            ("sys/fs/cgroup/a/b/memory.max", "max\n"),
+            ("sys/fs/cgroup/a/b/memory.current", "5000\n"),
+        ]);
+        let (room, source) = cgroup_room_at(root.path()).expect("the parent's limit");
+        assert_eq!(room, 1073741824 - (104857600 - 4096));
+        assert!(source.ends_with("sys/fs/cgroup/a"), "{source}");
+        // A tighter limit on the child wins.
+        std::fs::write(root.path().join("sys/fs/cgroup/a/b/memory.max"), "65536\n").unwrap();
+        assert_eq!(cgroup_room_at(root.path()).unwrap().0, 65536 - 5000);
+    }
+
+    #[test]
+    fn no_limit_or_garbage_gives_no_room() {
+        let root = tree(&[
+            ("proc/self/cgroup", "0::/../../etc\ngarbage\n7:memory\n"),
+            ("sys/fs/cgroup/memory.max", "max\n"),
+            ("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n"),
+            ("etc/memory.max", "4096\n"),
+        ]);
+        assert_eq!(cgroup_room_at(root.path()), None);
+        std::fs::write(root.path().join("sys/fs/cgroup/memory.max"), "lots\n").unwrap();
+        assert_eq!(cgroup_room_at(root.path()), None);
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(cgroup_room_at(empty.path()), None);
     }
 
     #[test]

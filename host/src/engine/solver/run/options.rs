@@ -131,6 +131,10 @@ pub fn memory_check(game: &GameHandle, options: &SolveOptions) -> MemoryCheck {
         reverse_graph,
         ..options.memory.clone()
     };
+    check.process_bytes = crate::engine::solver::budget::memory::process_bytes(
+        crate::engine::solver::budget::system::resident().unwrap_or(0),
+        rayon::current_num_threads(),
+    );
     // The module's own caches get a share of the budget, and count in every estimate.
     if let Some(budget) = plan::budget(&check) {
         let share = plan::module_share(budget.bytes);
