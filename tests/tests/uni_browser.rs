@@ -23,6 +23,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+#[path = "uni_browser/classic.rs"]
+mod classic;
 #[path = "uni_browser/gamesmanone.rs"]
 mod gamesmanone;
 
@@ -359,7 +361,8 @@ async fn play(page: &Page, g: &UniGame) -> Vec<String> {
     }
     if let Ok(dir) = std::env::var("GAMESMAN_UNI_SCREENSHOTS") {
         tokio::time::sleep(Duration::from_millis(700)).await;
-        // GamesmanOne's games (listed under no name here) as `uni-one-<game>-<variant>.png`.
+        // C modules (GamesmanOne's, Classic's: listed under no name here) as
+        // `uni-one-<game>-<variant>.png`.
         let name = if g.name.is_empty() {
             format!("uni-one-{}-{}", g.id, g.variant)
         } else {
