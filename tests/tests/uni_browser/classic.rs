@@ -48,8 +48,10 @@ const fn classic(
 }
 
 /// Each module's starting option (the one a Classic module opens first).
-const GAMES: [ClassicGame; 5] = [
+const GAMES: [ClassicGame; 7] = [
     classic("mttt", "ttt", "3", 3),
+    classic("m1dchess", "onedchess", "0", 3),
+    classic("mkonane", "konane", "0", 3),
     classic("mdodgem", "dodgem", "2", 3),
     classic("machi", "achi", "2", 3),
     classic("mtantfant", "tantfant", "0", 3),
