@@ -48,7 +48,7 @@ const fn classic(
 }
 
 /// Each module's starting option (the one a Classic module opens first).
-const GAMES: [ClassicGame; 7] = [
+const GAMES: [ClassicGame; 10] = [
     classic("mttt", "ttt", "3", 3),
     classic("m1dchess", "onedchess", "0", 3),
     classic("mkonane", "konane", "0", 3),
@@ -56,7 +56,20 @@ const GAMES: [ClassicGame; 7] = [
     classic("machi", "achi", "2", 3),
     classic("mtantfant", "tantfant", "0", 3),
     classic("mtsoroyematatu", "tsoroyematatu", "0", 3),
+    classic("mjoust", "joust", "288751", 3),
+    classic("myote", "yote", "0", 3),
+    HEXAPAWN,
 ];
+
+/// Hexapawn numbers 224,653,850 positions for its 64,074 reachable ones: solved
+/// `--reachable` (a whole solve would need about 46 GiB).
+const HEXAPAWN: ClassicGame = ClassicGame {
+    game: UniGame {
+        reachable: true,
+        ..classic("mhexapawn", "hexapawn", "0", 3).game
+    },
+    ..classic("mhexapawn", "hexapawn", "0", 3)
+};
 
 /// Classic's sources, or `None` (with a note) where they are missing outside CI.
 fn corpus() -> Option<PathBuf> {
@@ -114,7 +127,7 @@ fn gamesmanuni_plays_classic_modules_on_boards() {
     let mut paths = Vec::new();
     for g in &GAMES {
         let lib = build(&src, g, libs.path()).display().to_string();
-        let args = [
+        let mut args = vec![
             "--plugin",
             &lib,
             "--variant",
@@ -123,6 +136,9 @@ fn gamesmanuni_plays_classic_modules_on_boards() {
             "--db",
             &resource,
         ];
+        if g.game.reachable {
+            args.push("--reachable");
+        }
         run_host(&host_binary(), &args).assert_success();
         paths.push(lib);
     }
