@@ -21,6 +21,13 @@
 //! centers, a token per character). A bad file is one `SidecarError` naming the file
 //! and the entry; the loader then serves the module without boards. This file reads
 //! and checks; it must not call the game nor know HTTP.
+//!
+//! An optional top-level `"moveTokens": {"x": "-", "o": "-"}` renames the token of the
+//! module's `A_` move strings (`A_x_4` is served as `A_-_4`), for a game whose move
+//! token is also a piece drawn in its positions (GamesmanOne's tic-tac-toe): GamesmanUni
+//! draws a move whose token has an image as that image's `#MoveButtonSVG` button, which
+//! a piece's image lacks, so the move would be invisible and could not be clicked. A
+//! renamed token must have no image.
 
 use gamesman_plugin_api::autogui::{Board, Shape, Token};
 use serde_json::{Map, Value as Json};
@@ -33,6 +40,9 @@ pub const MAX_BYTES: u64 = 4 << 20;
 
 /// The most centers a theme may have.
 pub const MAX_CENTERS: usize = 4096;
+
+/// The most tokens `moveTokens` may rename.
+pub const MAX_MOVE_TOKENS: usize = 64;
 
 /// The most themes a variant may have.
 pub const MAX_THEMES: usize = 16;
@@ -77,6 +87,24 @@ pub struct VariantImages {
     pub json: String,
     /// The board made from its default theme.
     pub board: Board,
+    /// The sidecar's `moveTokens`: (the module's token, the one served).
+    pub move_tokens: Vec<(char, char)>,
+}
+
+impl VariantImages {
+    /// The module's AutoGUI move string `s` as served: an `A_` move's token renamed by
+    /// `moveTokens`, every other string unchanged.
+    pub fn serve_move(&self, s: String) -> String {
+        let mut chars = s.chars();
+        if let (Some('A'), Some('_'), Some(t), Some('_')) =
+            (chars.next(), chars.next(), chars.next(), chars.next())
+        {
+            if let Some(&(_, to)) = self.move_tokens.iter().find(|(from, _)| *from == t) {
+                return format!("A_{to}_{}", chars.as_str());
+            }
+        }
+        s
+    }
 }
 
 /// A checked sidecar: the images of each variant it names.
@@ -207,14 +235,15 @@ pub fn parse(
     }
     if let Some(k) = top
         .keys()
-        .find(|k| !["format", "module", "variants"].contains(&k.as_str()))
+        .find(|k| !["format", "module", "variants", "moveTokens"].contains(&k.as_str()))
     {
         return Err(fail(
             path,
             k,
-            "is not a sidecar key (format, module, variants)",
+            "is not a sidecar key (format, module, variants, moveTokens)",
         ));
     }
+    let move_tokens = move_tokens(path, top.get("moveTokens"))?;
     let listed = top
         .get("variants")
         .and_then(Json::as_object)
@@ -233,6 +262,16 @@ pub fn parse(
             ));
         }
         let board = check_variant(path, &entry, data)?;
+        if let Some((_, to)) = move_tokens
+            .iter()
+            .find(|(_, to)| board.tokens.iter().any(|t| t.ch == *to))
+        {
+            return Err(fail(
+                path,
+                &format!("moveTokens.{to}"),
+                format!("'{to}' has an image in {entry}, so its moves would still not be buttons"),
+            ));
+        }
         let json = data.to_string();
         if json.len() > MAX_VARIANT_BYTES {
             return Err(fail(
@@ -249,7 +288,46 @@ pub fn parse(
             variant: name.clone(),
             json,
             board,
+            move_tokens: move_tokens.clone(),
         });
+    }
+    Ok(out)
+}
+
+/// One character of [a-zA-Z0-9-], as a token or a `charImages` key.
+fn one_char(s: &str) -> Option<char> {
+    let mut it = s.chars();
+    match (it.next(), it.next()) {
+        (Some(c), None) if c.is_ascii_alphanumeric() || c == '-' => Some(c),
+        _ => None,
+    }
+}
+
+/// Checks `moveTokens` (see the file comment): pairs of one character each.
+fn move_tokens(path: &Path, v: Option<&Json>) -> Result<Vec<(char, char)>, SidecarError> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    let map = v
+        .as_object()
+        .filter(|m| m.len() <= MAX_MOVE_TOKENS)
+        .ok_or_else(|| {
+            fail(
+                path,
+                "moveTokens",
+                format!("is not an object of at most {MAX_MOVE_TOKENS} tokens"),
+            )
+        })?;
+    let mut out = Vec::new();
+    for (k, to) in map {
+        let at = format!("moveTokens.{k}");
+        let from =
+            one_char(k).ok_or_else(|| fail(path, &at, "is not one character of [a-zA-Z0-9-]"))?;
+        let to = to
+            .as_str()
+            .and_then(one_char)
+            .ok_or_else(|| fail(path, &at, "is not renamed to one character of [a-zA-Z0-9-]"))?;
+        out.push((from, to));
     }
     Ok(out)
 }
@@ -433,10 +511,8 @@ fn check_theme(t: &Json, chars: &[char]) -> Result<usize, ThemeError> {
         .ok_or((".charImages".into(), "is not an object".into()))?;
     for (k, v) in images {
         let at = format!(".charImages.{k}");
-        let mut it = k.chars();
-        match (it.next(), it.next()) {
-            (Some(c), None) if c.is_ascii_alphanumeric() || c == '-' => {}
-            _ => return Err((at, "is not one character of [a-zA-Z0-9-]".into())),
+        if one_char(k).is_none() {
+            return Err((at, "is not one character of [a-zA-Z0-9-]".into()));
         }
         image(v.get("image"), &format!("{at}.image"))?;
         positive(v.get("scale"), &format!("{at}.scale"))?;

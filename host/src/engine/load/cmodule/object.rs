@@ -630,7 +630,11 @@ impl GameObject for CGame {
     }
 
     fn autogui_move(&self, p: TierPosition, m: Move) -> ObjectResult<Option<String>> {
-        self.c_autogui_move(p, m)
+        let s = self.c_autogui_move(p, m)?;
+        Ok(match &self.images {
+            Some(images) => s.map(|s| images.serve_move(s)),
+            None => s,
+        })
     }
 
     fn image_autogui_data(&self) -> ObjectResult<Option<String>> {

@@ -132,3 +132,44 @@ fn hostile_files_are_refused_without_blocking() {
     let e = load(&lib, "ttt", &variants()).unwrap_err().to_string();
     assert!(e.contains("directory"), "{e}");
 }
+
+#[test]
+fn move_tokens_rename_a_moves_token_and_must_have_no_image() {
+    let renamed = GOOD.replace(
+        "\"variants\"",
+        r#""moveTokens":{"x":"-","o":"t"},"variants""#,
+    );
+    let s = parse(Path::new("x"), renamed.as_bytes(), "ttt", &variants()).unwrap();
+    let v = s.variant("regular").unwrap();
+    assert_eq!(v.serve_move("A_x_4".into()), "A_-_4");
+    assert_eq!(v.serve_move("A_o_0_y".into()), "A_t_0_y");
+    // Other tokens, other kinds of moves and short strings are served as given.
+    assert_eq!(v.serve_move("A_q_4".into()), "A_q_4");
+    assert_eq!(v.serve_move("M_x_4_x".into()), "M_x_4_x");
+    assert_eq!(v.serve_move("A_x".into()), "A_x");
+    assert_eq!(v.serve_move("".into()), "");
+    // Without moveTokens nothing is renamed.
+    let plain = parse(Path::new("x"), GOOD.as_bytes(), "ttt", &variants()).unwrap();
+    assert_eq!(
+        plain.variant("regular").unwrap().serve_move("A_x_4".into()),
+        "A_x_4"
+    );
+    // A token renamed to one with an image, or not one character, is refused by name.
+    let e = err(&GOOD.replace("\"variants\"", r#""moveTokens":{"x":"o"},"variants""#));
+    assert!(
+        e.contains("at moveTokens.o") && e.contains("has an image"),
+        "{e}"
+    );
+    let e = err(&GOOD.replace("\"variants\"", r#""moveTokens":{"x":"--"},"variants""#));
+    assert!(
+        e.contains("at moveTokens.x") && e.contains("one character"),
+        "{e}"
+    );
+    let e = err(&GOOD.replace("\"variants\"", r#""moveTokens":{"_":"-"},"variants""#));
+    assert!(e.contains("at moveTokens._"), "{e}");
+    let e = err(&GOOD.replace("\"variants\"", r#""moveTokens":["x"],"variants""#));
+    assert!(
+        e.contains("at moveTokens:") && e.contains("at most 64"),
+        "{e}"
+    );
+}
