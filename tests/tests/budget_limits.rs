@@ -14,13 +14,13 @@ use e2e_tests::workspace::{host_binary, plugin};
 use std::collections::HashMap;
 use std::process::Command;
 
-/// The host on Quixo 4x4 with `args`, under `ulimit -v kib` when given.
-fn quixo(args: &[&str], address_space_kib: Option<u64>) -> Command {
+/// The host on Quixo `variant` with `args`, under `ulimit -v kib` when given.
+fn quixo(variant: &str, args: &[&str], address_space_kib: Option<u64>) -> Command {
     let mut all: Vec<String> = vec![
         "--plugin".into(),
         plugin("quixo").display().to_string(),
         "--variant".into(),
-        "4x4".into(),
+        variant.into(),
     ];
     all.extend(args.iter().map(|s| s.to_string()));
     let mut cmd = match address_space_kib {
@@ -48,7 +48,7 @@ fn plan(limit: Option<&str>) -> serde_json::Value {
     if let Some(l) = limit {
         args.extend(["--memory-limit", l]);
     }
-    let out = run(quixo(&args, None), DEFAULT_TIMEOUT);
+    let out = run(quixo("4x4", &args, None), DEFAULT_TIMEOUT);
     assert!(
         matches!(out.status.code(), Some(0 | 5)),
         "{}",
@@ -86,28 +86,35 @@ fn a_budget_too_small_keeps_each_tiers_smallest_way() {
     let free_peaks = peaks(&free);
     assert!(free_peaks.values().all(|(m, _)| m == "whole"), "{free}");
     let top = free["peak_bytes"].as_u64().unwrap();
-    let tight = plan(Some(&format!("{}K", (top >> 10) - 1)));
+    // 3 MiB below it: the process's own part is measured in each run (its resident
+    // set, which moves by some KiB between runs), so the figures compare within 1 MiB.
+    const JITTER: u64 = 1 << 20;
+    let tight = plan(Some(&format!("{}K", (top - 3 * JITTER) >> 10)));
     assert_eq!(tight["fits"], false, "{tight}");
     let mut kept_larger = Vec::new();
     for (name, (mode, peak)) in peaks(&tight) {
         let (_, before) = free_peaks[&name];
-        if peak > before {
+        if peak > before + JITTER {
             kept_larger.push(format!("{name}: {mode} at {peak} > whole at {before}"));
         }
     }
     assert!(kept_larger.is_empty(), "{kept_larger:?}");
-    assert_eq!(tight["peak_bytes"].as_u64(), Some(top), "{tight}");
+    let tight_top = tight["peak_bytes"].as_u64().unwrap();
+    assert!(
+        tight_top.abs_diff(top) <= JITTER,
+        "{tight_top} against {top}: {tight}"
+    );
 }
 
 #[test]
 fn the_plan_counts_the_process_itself() {
-    let out = run(
-        quixo(&["solve", "--plan", "--threads", "2"], None).env("RUST_LOG", "info"),
-        DEFAULT_TIMEOUT,
-    )
-    .assert_success()
-    .stderr
-    .clone();
+    // The solve's log gives the largest estimate's parts (`solve --plan` prints only
+    // totals); a 3x3 solve takes a second.
+    let db = tempfile::tempdir().unwrap();
+    let dbarg = format!("file:{}", db.path().display());
+    let mut cmd = quixo("3x3", &["solve", "--threads", "2", "--db", &dbarg], None);
+    cmd.env("RUST_LOG", "info");
+    let out = run(cmd, DEFAULT_TIMEOUT).assert_success().stderr.clone();
     // "the process itself 41.23 MiB": what it holds when planning and 2 threads' 4 MiB.
     let at = out
         .find("the process itself ")
@@ -126,7 +133,11 @@ fn ulimit_v_is_the_budget_and_is_named() {
     // 600 MiB of address space: the plan's budget is that room, named, not 90% of
     // the machine.
     let out = run(
-        quixo(&["solve", "--plan", "--json", "--threads", "2"], Some(600 << 10)),
+        quixo(
+            "4x4",
+            &["solve", "--plan", "--json", "--threads", "2"],
+            Some(600 << 10),
+        ),
         DEFAULT_TIMEOUT,
     );
     let v: serde_json::Value = serde_json::from_str(&out.stdout)
@@ -145,7 +156,11 @@ fn ulimit_v_is_the_budget_and_is_named() {
     let db = tempfile::tempdir().unwrap();
     let dbarg = format!("file:{}", db.path().display());
     let r = run(
-        quixo(&["solve", "--threads", "2", "--db", &dbarg], Some(160_000)),
+        quixo(
+            "4x4",
+            &["solve", "--threads", "2", "--db", &dbarg],
+            Some(160_000),
+        ),
         DEFAULT_TIMEOUT,
     );
     let d = r.describe();

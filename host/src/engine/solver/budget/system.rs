@@ -75,7 +75,10 @@ pub fn cgroup_room_at(root: &Path) -> Option<(u64, String)> {
         // followed (the path comes from the kernel, but a tree may be made up).
         let mut rel = PathBuf::new();
         let mut chain = vec![mount.clone()];
-        for part in path.split('/').filter(|p| !p.is_empty() && *p != "." && *p != "..") {
+        for part in path
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+        {
             rel.push(part);
             chain.push(mount.join(&rel));
         }
@@ -97,7 +100,11 @@ fn group_room(dir: &Path, version: u32) -> Option<(u64, String)> {
         let limit = std::fs::read_to_string(dir.join("memory.max")).ok()?;
         // `max` is no limit.
         let limit = limit.trim().parse::<u64>().ok()?;
-        (limit, read_u64(&dir.join("memory.current")), "inactive_file")
+        (
+            limit,
+            read_u64(&dir.join("memory.current")),
+            "inactive_file",
+        )
     } else {
         let limit = read_u64(&dir.join("memory.limit_in_bytes"))?;
         // No limit reads as a huge number.
@@ -224,7 +231,10 @@ mod tests {
             ("sys/fs/cgroup/memory.max", "max\n"),
             ("sys/fs/cgroup/a/memory.max", "1073741824\n"),
             ("sys/fs/cgroup/a/memory.current", "104857600\n"),
-            ("sys/fs/cgroup/a/memory.stat", "inactive_file_x 9\ninactive_file 4096\n"),
+            (
+                "sys/fs/cgroup/a/memory.stat",
+                "inactive_file_x 9\ninactive_file 4096\n",
+            ),
             ("sys/fs/cgroup/a/b/memory.max", "max\n"),
             ("sys/fs/cgroup/a/b/memory.current", "5000\n"),
         ]);
@@ -241,7 +251,10 @@ mod tests {
         let root = tree(&[
             ("proc/self/cgroup", "0::/../../etc\ngarbage\n7:memory\n"),
             ("sys/fs/cgroup/memory.max", "max\n"),
-            ("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n"),
+            (
+                "sys/fs/cgroup/memory/memory.limit_in_bytes",
+                "9223372036854771712\n",
+            ),
             ("etc/memory.max", "4096\n"),
         ]);
         assert_eq!(cgroup_room_at(root.path()), None);
