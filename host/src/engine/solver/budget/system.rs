@@ -149,6 +149,8 @@ pub fn address_space_room() -> Option<(u64, String)> {
     {
         return None;
     }
+    // `rlim_t` is u64 on Linux x86-64, not on every target.
+    #[allow(clippy::unnecessary_cast)]
     let limit = r.rlim_cur as u64;
     let mapped = proc_kib("/proc/self/status", "VmSize").map_or(0, |k| k * 1024);
     Some((
