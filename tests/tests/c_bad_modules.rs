@@ -333,9 +333,11 @@ fn the_module_keeps_its_share_of_the_budget_and_the_plan_counts_it() {
     );
     let (plain, plain_log) = plan_1g(&header_module(None));
     assert!(!plain_log.contains("the module keeps"), "{plain_log}");
-    // Plus the allocator's slack on them (a fraction).
+    // Plus the allocator's slack on them (a fraction); each plan also counts the
+    // process itself as measured in its own run (its resident set moves by some KiB),
+    // hence the MiB either side.
     assert!(
-        (plain + (3 << 20)..plain + (4 << 20)).contains(&peak),
+        (plain + (2 << 20)..plain + (5 << 20)).contains(&peak),
         "{plain} -> {peak}"
     );
     assert_starts_as_a_win_in_5(&keeps);
@@ -347,6 +349,9 @@ fn a_failing_memory_budget_is_a_warning_and_counts_nothing() {
     let (peak, log) = plan_1g(&bad);
     assert_contains(&log, "the module's memory budget could not be set");
     assert_contains(&log, "no budget for a pile of 7");
-    assert_eq!(peak, plan_1g(&header_module(None)).0);
+    // Nothing of the 64 MiB offered is counted: the same peak but for the process's
+    // own resident set, measured in each run.
+    let plain = plan_1g(&header_module(None)).0;
+    assert!(peak.abs_diff(plain) < 1 << 20, "{plain} -> {peak}");
     assert_starts_as_a_win_in_5(&bad);
 }
