@@ -3,9 +3,8 @@
 //! paragraph on stderr (or a JSON object with `--json`) and the exit code
 //! `cli::exit` assigns, never a panic backtrace.
 
-use clap::CommandFactory;
 use gamesman_host::cli::analyze::AnalyzeArgs;
-use gamesman_host::cli::args::{BenchCommand, Cli, Command, DbCommand};
+use gamesman_host::cli::args::{self, BenchCommand, Cli, Command, DbCommand};
 use gamesman_host::cli::bench::FloorArgs;
 use gamesman_host::cli::export::ExportArgs;
 use gamesman_host::cli::install::InstallArgs;
@@ -91,13 +90,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             return cli::install::run(&args, *json);
         }
         Command::Completions { shell } => {
-            return cli::docs::completions(*shell, Cli::command(), &mut std::io::stdout())
+            return cli::docs::completions(*shell, args::command(), &mut std::io::stdout())
         }
         Command::Man { markdown: false } => {
-            return cli::docs::man(Cli::command(), &mut std::io::stdout())
+            return cli::docs::man(args::command(), &mut std::io::stdout())
         }
         Command::Man { markdown: true } => {
-            return cli::docs::markdown(Cli::command(), &mut std::io::stdout())
+            return cli::docs::markdown(args::command(), &mut std::io::stdout())
         }
         Command::New {
             name,
@@ -368,7 +367,7 @@ pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
-    let cli = match <Cli as clap::Parser>::try_parse() {
+    let cli = match args::parse() {
         Ok(cli) => cli,
         // Help and version are not errors; a usage error is JSON when --json is asked.
         Err(e) if e.use_stderr() && std::env::args().any(|a| a == "--json") => {

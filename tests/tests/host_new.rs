@@ -397,3 +397,43 @@ fn new_hints_a_shared_target_directory() {
         r.describe()
     );
 }
+
+/// `host new --help` lists only what `new` takes: the global options (module, variant,
+/// remote database) mean nothing to it. Every other command still lists them, and
+/// `new` still accepts them where given (before or after it), as it always has.
+#[test]
+fn new_help_lists_only_its_own_options() {
+    let help = run(
+        host_command(&host_binary(), &["new", "--help"]),
+        Duration::from_secs(30),
+    );
+    help.assert_success();
+    for own in ["--lang", "--tiers", "--dir", "<NAME>"] {
+        assert!(help.stdout.contains(own), "{own}:\n{}", help.stdout);
+    }
+    let globals = [
+        "--plugin",
+        "--variant",
+        "--cache",
+        "--trust",
+        "--verify-fetch",
+        "--fetch-deadline",
+    ];
+    for global in globals {
+        assert!(!help.stdout.contains(global), "{global}:\n{}", help.stdout);
+    }
+    let solve = run(
+        host_command(&host_binary(), &["solve", "--help"]),
+        Duration::from_secs(30),
+    );
+    solve.assert_success();
+    for global in globals {
+        assert!(solve.stdout.contains(global), "{global}:\n{}", solve.stdout);
+    }
+    // Still accepted: the name is what is checked, not the ignored option.
+    let scratch = tempfile::tempdir().unwrap();
+    let r = host_in(scratch.path(), &["--plugin", "mtttier", "new", "Bad"]);
+    assert_eq!(r.status.code(), Some(2), "{}", r.describe());
+    assert!(r.stderr.contains("lower-case"), "{}", r.describe());
+    assert!(std::fs::read_dir(scratch.path()).unwrap().next().is_none());
+}

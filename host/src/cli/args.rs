@@ -416,15 +416,17 @@ const NOT_FOR_NEW: [&str; 6] = [
 /// in `new`'s help (still accepted there, and ignored, as before).
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
-    let mut cmd = Cli::command();
-    // Built first, so that the global options are already copied into `new`.
-    cmd.build();
-    cmd.mut_subcommand("new", |mut new| {
-        for id in NOT_FOR_NEW {
-            new = new.mut_arg(id, |a| a.hide(true));
-        }
-        new
-    })
+    let cmd = Cli::command();
+    // clap copies a global option into a command only where that command has no
+    // option of the same id, so `new` gets hidden local copies instead. (Hiding the
+    // copies after `build()` breaks clap's lookup table: `--help` then named another
+    // option.)
+    let hidden: Vec<clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| NOT_FOR_NEW.contains(&a.get_id().as_str()))
+        .map(|a| a.clone().global(false).hide(true))
+        .collect();
+    cmd.mut_subcommand("new", |new| new.args(hidden))
 }
 
 /// Parses the process's arguments with `command()`.
