@@ -258,7 +258,19 @@ fn budgeted_ranks_store_the_same_bytes_and_report_each_tier() {
         assert_eq!(t["mode"], "byte", "{t}");
         assert!(t["estimated_bytes"].as_u64().unwrap() > 0, "{t}");
         assert!(t["measured_bytes"].as_u64().unwrap() > 1 << 20, "{t}");
+        // Each tier solved alone on a worker: its own wall time and CPU.
+        assert_eq!(t["group_tiers"], 1, "{t}");
+        assert!(t["wall_seconds"].as_f64().unwrap() > 0.0, "{t}");
+        assert!(t["cpu_seconds"].as_f64().unwrap() >= 0.0, "{t}");
     }
+    // The run's CPU is the workers' for their tiers.
+    let tiers_cpu: f64 = tiers
+        .iter()
+        .map(|t| t["cpu_seconds"].as_f64().unwrap())
+        .sum();
+    let cpu = report["cpu_seconds"].as_f64().expect("the run's CPU");
+    assert!((cpu - tiers_cpu).abs() < 1e-6 && cpu > 0.0, "{report}");
+    assert_eq!(report["threads"], 2, "two workers of one thread: {report}");
     // The manager's log says it too.
     assert!(out.stderr.contains(", byte, rank peak "), "{}", out.stderr);
 }

@@ -79,6 +79,10 @@ pub struct SolveSummary {
     pub positions_total: u64,
     /// Wall time of this run.
     pub seconds: f64,
+    /// CPU time (user + system, every thread) of the solving process(es) in this run.
+    pub cpu_seconds: f64,
+    /// Worker threads the tiers were solved on.
+    pub threads: usize,
     /// For a partial solve (`--endgame`, `--tier`): which tiers it covers; the
     /// initial position is then "unsolved" unless its tier is among them.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,7 +96,7 @@ pub struct SolveSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_bytes: Option<u64>,
     /// Each tier solved in this run: its way of solving, the estimated and the
-    /// measured peak.
+    /// measured peak, its wall time and the CPU time of its group.
     pub memory: Vec<solver::TierMemory>,
 }
 
@@ -130,6 +134,8 @@ pub fn summary(
         positions_stored: report.positions_stored,
         positions_total: report.positions_total,
         seconds: report.elapsed.as_secs_f64(),
+        cpu_seconds: report.cpu_seconds,
+        threads: report.threads,
         partial: None,
         reachable: None,
         budget_bytes: report.budget,
@@ -167,8 +173,22 @@ pub fn text(game: &GameHandle, s: &SolveSummary, report: &SolveReport) -> String
     } else {
         String::new()
     };
+    // How much of the threads' time was work: lost parallel work shows here. Left out
+    // of solves under a second, where it is noise (--json always has it).
+    let cpu = if s.tiers_solved > 0 && s.seconds >= 1.0 {
+        let busy = s.cpu_seconds / (s.seconds * s.threads.max(1) as f64).max(1e-9);
+        format!(
+            "CPU: {:.2} s on {} thread{} ({:.0}% of their time)\n",
+            s.cpu_seconds,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            100.0 * busy.min(1.0)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\n{held}stored in {}\ninitial position {}: {}\n",
+        "solved {} ({}):{scope} {} tiers ({} solved now, {} already stored), {} positions solved in {} ({} positions/s)\n{held}{cpu}stored in {}\ninitial position {}: {}\n",
         s.game,
         s.variant,
         count(s.tiers as u64),

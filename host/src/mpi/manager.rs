@@ -438,6 +438,10 @@ impl Manager<'_> {
             return Err(e);
         }
         let mut report = solver::report(game, db, graph, &todo, started)?;
+        // The workers' CPU, each tier solved alone on one of them (the manager only
+        // waits); the threads are the workers' in all.
+        report.cpu_seconds = memory.iter().map(|m| m.cpu_seconds).sum();
+        report.threads = self.ranks[1..].iter().map(|r| r.threads).sum();
         report.memory = memory;
         report.budget = budget;
         Ok(report)

@@ -166,6 +166,7 @@ impl Game {
                 "positions": r.positions_total,
                 "positions_solved": r.positions_solved,
                 "seconds": r.elapsed.as_secs_f64(),
+                "cpu_seconds": r.cpu_seconds,
                 "value": gamesman_host::engine::outcome::value_name(r.initial_record.value, players),
                 "remoteness": query::remoteness_of(&r.initial_record),
                 "winby": r.initial_record.winby,

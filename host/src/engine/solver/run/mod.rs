@@ -27,6 +27,7 @@ pub use options::{
 };
 
 use crate::engine::db::{Database, TierStatus};
+use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{Record, TierRecords};
 use crate::engine::solver::base::SolveError;
@@ -77,23 +78,31 @@ pub fn solve(
 
     let mut cache = ChildCache::new(db, &graph, Waiting::new(&graph, &is_todo, BIG_TIER));
     let mut measured = Vec::new();
+    let cpu_at_start = process_cpu();
     for group in Schedule::new(&graph, &is_todo, BIG_TIER).groups {
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
-        leaner_on_oom(game, &mut modes, |modes| {
+        let (cpu, wall) = (process_cpu(), Instant::now());
+        let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(game, db, &group, modes, &mut cache, options, progress)
         })?;
+        let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
         let peak = system::peak_rss();
-        for (n, m) in group.iter().zip(&modes) {
+        for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
             measured.push(TierMemory {
                 name: n.name.clone(),
                 mode: m.name().to_string(),
                 estimated_bytes: plan.peak_of(n.tier),
                 measured_bytes: peak,
+                wall_seconds: own_wall,
+                cpu_seconds: cpu,
+                group_tiers: group.len(),
+                group_wall_seconds: wall,
             });
         }
     }
     progress.finish();
     let mut report = report(game, db, &graph, &todo, started)?;
+    report.cpu_seconds = process_cpu() - cpu_at_start;
     report.budget = plan.budget.map(|b| b.bytes);
     report.memory = measured;
     Ok(report)
@@ -164,6 +173,8 @@ pub fn report(
         positions_stored: solved_nodes().map(|n| n.stored).sum(),
         positions_total: graph.total_positions(),
         elapsed: started.elapsed(),
+        cpu_seconds: 0.0,
+        threads: rayon::current_num_threads(),
         initial,
         initial_record,
         budget: None,
@@ -171,7 +182,8 @@ pub fn report(
     })
 }
 
-/// Solves `nodes` (independent tiers) side by side, each in its way, and stores them.
+/// Solves `nodes` (independent tiers) side by side, each in its way, and stores them;
+/// returns each tier's wall time in seconds.
 fn solve_group(
     game: &GameHandle,
     db: &dyn Database,
@@ -180,7 +192,7 @@ fn solve_group(
     cache: &mut ChildCache<'_>,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
-) -> Result<(), SolveError> {
+) -> Result<Vec<f64>, SolveError> {
     let mut inputs: Vec<Vec<ChildTier>> = Vec::with_capacity(nodes.len());
     for (n, &m) in nodes.iter().zip(modes) {
         let kids = n
@@ -190,23 +202,27 @@ fn solve_group(
             .collect::<Result<Vec<_>, SolveError>>()?;
         inputs.push(kids);
     }
-    let solved: Vec<Option<TierRecords>> = nodes
+    let solved: Vec<(Option<TierRecords>, f64)> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
         .zip(modes.par_iter())
         .map(|((node, kids), &mode)| {
-            solve_and_store_with(game, db, node, kids, mode, options, progress)
+            let started = Instant::now();
+            let records = solve_and_store_with(game, db, node, kids, mode, options, progress)?;
+            Ok((records, started.elapsed().as_secs_f64()))
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, SolveError>>()?;
     for n in nodes {
         for &c in &n.children {
             cache.release(c);
         }
     }
-    for (n, records) in nodes.iter().zip(solved) {
+    let mut walls = Vec::with_capacity(nodes.len());
+    for (n, (records, wall)) in nodes.iter().zip(solved) {
         if let Some(records) = records {
             cache.offer(n.tier, records);
         }
+        walls.push(wall);
     }
-    Ok(())
+    Ok(walls)
 }

@@ -90,6 +90,10 @@ pub struct SolveReport {
     pub positions_total: u64,
     /// Wall time of this run.
     pub elapsed: Duration,
+    /// CPU time (user + system, every thread) of the process during this run.
+    pub cpu_seconds: f64,
+    /// Worker threads the tiers were solved on.
+    pub threads: usize,
     /// The initial position (canonical).
     pub initial: TierPosition,
     /// Its record.
@@ -100,7 +104,7 @@ pub struct SolveReport {
     pub memory: Vec<TierMemory>,
 }
 
-/// How one tier was solved and the memory it took.
+/// How one tier was solved: its way, the memory and the time it took.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TierMemory {
     /// The tier's name.
@@ -112,6 +116,26 @@ pub struct TierMemory {
     /// The process's resident high-water mark once it was solved (since the solve
     /// started: the peak of this tier or of one before it), where the system tells it.
     pub measured_bytes: Option<u64>,
+    /// Wall time of the tier's own solve, check and store, in seconds.
+    #[serde(default)]
+    pub wall_seconds: f64,
+    /// The process's CPU time (user + system, every thread) while the tier's group was
+    /// solved, in seconds: the tier's own when it was solved alone (`group_tiers` 1);
+    /// tiers solved side by side share one figure, as CPU time cannot be told apart
+    /// per tier there. Against `group_wall_seconds` times the threads, it shows the
+    /// parallel work lost.
+    #[serde(default)]
+    pub cpu_seconds: f64,
+    /// The tiers solved side by side with it, itself included.
+    #[serde(default = "one")]
+    pub group_tiers: usize,
+    /// Wall time of its group, in seconds.
+    #[serde(default)]
+    pub group_wall_seconds: f64,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// The metadata of a tier of a reachable-only database, which marks positions over

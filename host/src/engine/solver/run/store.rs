@@ -7,6 +7,7 @@
 use super::options::{memory_check, SolveOptions, TierMemory};
 use super::progress::SolveProgress;
 use crate::engine::db::Database;
+use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
 use crate::engine::record::TierRecords;
 use crate::engine::solver::base::{MemoryError, SolveError};
@@ -77,6 +78,7 @@ pub fn solve_and_store(
     );
     plan.check(&memory)?;
     let mut mode = [plan.mode_of(node.tier)];
+    let (cpu, wall) = (process_cpu(), Instant::now());
     let records = leaner_on_oom(game, &mut mode, |mode| {
         let kids = node
             .children
@@ -88,6 +90,7 @@ pub fn solve_and_store(
             .collect::<Result<Vec<_>, SolveError>>()?;
         solve_and_store_with(game, db, node, kids, mode[0], options, progress)
     })?;
+    let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
     Ok(SolvedTier {
         records,
         memory: TierMemory {
@@ -95,6 +98,10 @@ pub fn solve_and_store(
             mode: mode[0].name().to_string(),
             estimated_bytes: plan.peak_of(node.tier),
             measured_bytes: system::peak_rss(),
+            wall_seconds: wall,
+            cpu_seconds: cpu,
+            group_tiers: 1,
+            group_wall_seconds: wall,
         },
         budget: plan.budget.as_ref().map(|b| b.bytes),
     })
