@@ -81,3 +81,49 @@ pub fn build_header_module(source: &str, name: &str, extra: &[&str]) -> PathBuf 
 pub fn build_classic_module(source: &str, name: &str, extra: &[&str]) -> PathBuf {
     build(CLASSIC_COMMAND, source, name, extra)
 }
+
+/// A stand-in compiler for tests of the build scripts: writes its arguments, one per
+/// line, to `$ARGS_OUT`, and an empty OUT (the argument after `-o`); with `$CC_FAIL`
+/// set it writes nothing and exits 1, as a compiler that found an error.
+pub const FAKE_CC: &str = r#"#!/bin/sh
+if [ -n "${CC_FAIL:-}" ]; then echo "fake-cc: error" >&2; exit 1; fi
+: > "$ARGS_OUT"
+for a in "$@"; do printf '%s\n' "$a" >> "$ARGS_OUT"; done
+while [ "$#" -gt 0 ]; do
+    if [ "$1" = "-o" ]; then : > "$2"; fi
+    shift
+done
+"#;
+
+/// Writes `text` to `path` as an executable script.
+pub fn write_exec(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).expect("writing a script");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .expect("making it executable");
+}
+
+/// Every path under `dir`, relative to it, sorted.
+pub fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)
+            .expect("listing a directory")
+            .flatten()
+        {
+            let p = e.path();
+            out.push(
+                p.strip_prefix(dir)
+                    .expect("under dir")
+                    .display()
+                    .to_string(),
+            );
+            if e.file_type().expect("a file type").is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -9,33 +9,16 @@
 //! folder named `x|e;#` under a SRC with a space and `&` (needs `../shared/gamesmanone`,
 //! read at test time; without it the test says so and passes, except under `CI`).
 
-use e2e_tests::cbuild::workspace_root;
+use e2e_tests::cbuild::{tree, workspace_root, write_exec, FAKE_CC};
 use e2e_tests::gamesmanone_corpus::{corpus_dir, BUILD_SCRIPT};
 use e2e_tests::run::{host_command, run};
 use e2e_tests::workspace::host_binary;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// A stand-in compiler: writes its arguments, one per line, to `$ARGS_OUT`, and an
-/// empty OUT (the argument after `-o`).
-const FAKE_CC: &str = r#"#!/bin/sh
-: > "$ARGS_OUT"
-for a in "$@"; do printf '%s\n' "$a" >> "$ARGS_OUT"; done
-while [ "$#" -gt 0 ]; do
-    if [ "$1" = "-o" ]; then : > "$2"; fi
-    shift
-done
-"#;
-
 /// A script that leaves a mark where it runs: what sed's `e` flag would run.
 const MARKER: &str = "#!/bin/sh\necho ran > \"$MARK\"\n";
-
-fn write_exec(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 /// A fake GamesmanOne SRC under `root`: `games/NAME/` with a CMake list naming a.c
 /// and b.c and a header declaring `kFake`; and `games/x/a.c` executable, leaving a
@@ -57,23 +40,6 @@ fn fake_src(root: &Path, src_name: &str, game: &str) -> PathBuf {
     write_exec(&decoy.join("a.c"), MARKER);
     write_exec(&decoy.join("b.c"), MARKER);
     src
-}
-
-/// Every path under `dir`, relative to it, sorted.
-fn tree(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            out.push(p.strip_prefix(dir).unwrap().display().to_string());
-            if e.file_type().unwrap().is_dir() {
-                stack.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 struct Fake {
@@ -236,4 +202,48 @@ fn gamesmanones_mttt_builds_from_a_hostile_folder_name_and_plays() {
     r.assert_success();
     let info: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(info["name"], "mttt", "{}", r.stdout);
+}
+
+/// The sidecar (`OUT.so.autogui.json`, issue 53) is written once the library built,
+/// as a new file: a symbolic link already at that path is replaced, never written
+/// through; a compile that fails writes no sidecar.
+#[test]
+fn the_sidecar_replaces_a_symlink_and_follows_only_a_built_library() {
+    let f = fake();
+    let src = fake_src(&f.root, "src", "mttt");
+    let out = f.root.join("libmttt.so");
+    let sidecar = f.root.join("libmttt.so.autogui.json");
+    let victim = f.root.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, &sidecar).unwrap();
+    build_sh(&f, &src, "mttt", &out).assert_success();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let meta = std::fs::symlink_metadata(&sidecar).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "the link was replaced: {meta:?}"
+    );
+    let layer = workspace_root().join("plugin-api/c/gamesmanone/autogui/mttt.json");
+    assert_eq!(
+        std::fs::read(&sidecar).unwrap(),
+        std::fs::read(layer).unwrap()
+    );
+
+    // A compiler error: its status, and no sidecar beside a library never built.
+    let f = fake();
+    let src = fake_src(&f.root, "src", "mttt");
+    let out = f.root.join("libmttt.so");
+    let mut cmd = Command::new("sh");
+    cmd.arg(workspace_root().join(BUILD_SCRIPT))
+        .arg(&src)
+        .arg("mttt")
+        .arg(&out)
+        .current_dir(&f.cwd)
+        .env("CC", &f.cc)
+        .env("CC_FAIL", "1")
+        .env("ARGS_OUT", &f.args);
+    let r = run(cmd, Duration::from_secs(30));
+    assert_eq!(r.status.code(), Some(1), "{}", r.describe());
+    assert!(!out.exists(), "{}", r.describe());
+    assert!(!f.root.join("libmttt.so.autogui.json").exists());
 }

@@ -29,7 +29,8 @@
 # -mpopcnt. Environment: CC (default cc), CFLAGS (added after the layer's),
 # GAMESMANONE_MAX_MOVES (the most moves a position may have, default 1024 as in
 # GamesmanOne v1.3.0; a game with at most 254 may say so for narrower solver
-# counters). Exit status: the compiler's, or 2 with a message for bad arguments.
+# counters). Exit status: the compiler's, 1 when the sidecar cannot be written, or 2
+# with a message for bad arguments.
 set -eu
 
 if [ "$#" -ne 3 ]; then
@@ -99,14 +100,20 @@ if cat "$@" "$dir"/*.h | grep -q -E 'x86intrin|immintrin|x86_simd'; then
     x86="-msse4.1 -mbmi -mbmi2 -mpopcnt"
 fi
 
-# The game's AutoGUI sidecar (image data for GamesmanUni's boards, see the serving
-# guide), when the layer has one: OUT.so.autogui.json beside the library.
-if [ -f "$layer/autogui/$name.json" ]; then
-    cp -- "$layer/autogui/$name.json" "$out.autogui.json"
-fi
-
 # shellcheck disable=SC2086 # word splitting of CC, CFLAGS and the x86 flags is intended
-exec ${CC:-cc} -O3 -flto -std=gnu17 -shared -fPIC -fvisibility=default \
+${CC:-cc} -O3 -flto -std=gnu17 -shared -fPIC -fvisibility=default \
     -I "$layer" -I "$api" -I "$src" \
     -DGAMESMANONE_GAME="$object" -DGAMESMANONE_MAX_MOVES="${GAMESMANONE_MAX_MOVES:-1024}" \
     $x86 ${CFLAGS:-} "$@" "$layer"/one_*.c -Wl,--version-script="$layer/exports.map" -o "$out"
+
+# The game's AutoGUI sidecar (image data for GamesmanUni's boards, see the serving
+# guide), when the layer has one: OUT.so.autogui.json beside the library, written once
+# the library is built, and never through what is already there (removed first, so a
+# symbolic link at that path is replaced, not followed).
+sidecar=$out.autogui.json
+if [ -f "$layer/autogui/$name.json" ]; then
+    if ! rm -f -- "$sidecar" || ! cp -- "$layer/autogui/$name.json" "$sidecar"; then
+        echo "$0: built $out, but cannot write its image data to $sidecar" >&2
+        exit 1
+    fi
+fi

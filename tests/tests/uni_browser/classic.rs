@@ -1,6 +1,6 @@
-//! GamesmanClassic's modules, unchanged, built with the Classic layer (the README's `cc`
-//! command, as `classic_corpus` builds them) with the layer's AutoGUI sidecar
-//! (`plugin-api/c/classic/autogui/<source>.json`) copied beside each library, and
+//! GamesmanClassic's modules, unchanged, built with the Classic layer's one command
+//! (`plugin-api/c/classic/build.sh`: the guide's `cc` command, then the layer's AutoGUI
+//! sidecar `autogui/<source>.json` copied beside the library), and
 //! played on GamesmanUni's boards as the bundled games are (`super::play`): moves
 //! clicked on the board, each reaching the API's position, the pieces drawn where the
 //! module's own AutoGUI string puts them, a value on every move, a computer move.
@@ -11,7 +11,7 @@
 use super::{play, UniGame};
 use e2e_tests::browser::{browser, with_server_page};
 use e2e_tests::cbuild::workspace_root;
-use e2e_tests::classic_corpus::{corpus_dir, C_COMMAND};
+use e2e_tests::classic_corpus::corpus_dir;
 use e2e_tests::run::run_host;
 use e2e_tests::uni::gamesmanuni;
 use e2e_tests::workspace::host_binary;
@@ -86,30 +86,22 @@ fn corpus() -> Option<PathBuf> {
     None
 }
 
-/// Builds `g` into `dir` with the README's command and puts the layer's sidecar beside
-/// it; gives the library's path.
+/// Builds `g` into `dir` with the layer's one command (`plugin-api/c/classic/build.sh`,
+/// which puts the layer's sidecar beside the library); gives the library's path.
 fn build(src: &Path, g: &ClassicGame, dir: &Path) -> PathBuf {
-    let layer = workspace_root().join("plugin-api/c/classic");
     let out = dir.join(format!("lib{}.so", g.source));
-    let line = C_COMMAND
-        .replace("{layer}", &layer.display().to_string())
-        .replace(
-            "{source}",
-            &src.join(format!("{}.c", g.source)).display().to_string(),
-        )
-        .replace("{objects}", &format!("{}/*.c", layer.display()))
-        .replace("{output}", &out.display().to_string());
     let status = Command::new("sh")
-        .arg("-c")
-        .arg(&line)
+        .arg(workspace_root().join("plugin-api/c/classic/build.sh"))
+        .arg(src.join(format!("{}.c", g.source)))
+        .arg(&out)
         .status()
-        .expect("running cc");
-    assert!(status.success(), "`{line}` failed");
-    std::fs::copy(
-        layer.join(format!("autogui/{}.json", g.source)),
-        format!("{}.autogui.json", out.display()),
-    )
-    .unwrap();
+        .expect("running build.sh");
+    assert!(status.success(), "build.sh {} failed", g.source);
+    assert!(
+        Path::new(&format!("{}.autogui.json", out.display())).is_file(),
+        "build.sh put no sidecar beside {}",
+        out.display()
+    );
     out
 }
 
