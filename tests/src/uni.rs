@@ -11,20 +11,11 @@ use std::time::{Duration, Instant};
 /// The GamesmanUni build, or `None` after saying why the test is skipped (under `CI`
 /// its absence fails the test).
 pub fn gamesmanuni() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/gamesmanuni/dist");
-    if dir.join("index.html").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the GamesmanUni tests, but {} has no build of it",
-        dir.display()
-    );
-    eprintln!(
-        "skipping the GamesmanUni test: no build of it at {} (see the README on building it)",
-        dir.display()
-    );
-    None
+    crate::workspace::shared_input(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/gamesmanuni/dist"),
+        "index.html",
+        "the GamesmanUni tests",
+    )
 }
 
 /// The store of GamesmanUni's Vue app, in page scripts.

@@ -99,6 +99,31 @@ fn manifest_version(manifest: &str) -> Option<String> {
     None
 }
 
+/// A counterpart under `../shared` that a test reads (GamesCrafters' code, the
+/// anchors' binaries): `dir` when `dir/marker` exists. Where it is missing the test
+/// says so and gets `None` (it then checks nothing and passes), except under CI (`CI`
+/// set), which must run every test against its counterpart: there it fails.
+pub fn shared_input(dir: PathBuf, marker: &str, test: &str) -> Option<PathBuf> {
+    let wanted = if marker.is_empty() {
+        dir.clone()
+    } else {
+        dir.join(marker)
+    };
+    if wanted.exists() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must run {test}, but {} is missing",
+        wanted.display()
+    );
+    eprintln!(
+        "note: {} is missing: {test} checks nothing here",
+        wanted.display()
+    );
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::manifest_version;

@@ -13,7 +13,7 @@
 use e2e_tests::cbuild::{tree, workspace_root, write_exec, FAKE_CC};
 use e2e_tests::classic_corpus::corpus_dir;
 use e2e_tests::run::{host_command, run, RunOutput};
-use e2e_tests::workspace::host_binary;
+use e2e_tests::workspace::{host_binary, shared_input};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -209,16 +209,14 @@ fn bad_arguments_are_refused_with_a_message_and_nothing_is_built() {
 
 #[test]
 fn classics_own_mttt_builds_with_its_board_data_and_loads() {
-    let src = corpus_dir(&workspace_root()).join("src/mttt.c");
-    if !src.is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run this test, but {} is missing",
-            src.display()
-        );
-        eprintln!("note: {} is missing: skipped", src.display());
+    let Some(classic) = shared_input(
+        corpus_dir(&workspace_root()).join("src"),
+        "mttt.c",
+        "the build of Classic's own mttt",
+    ) else {
         return;
-    }
+    };
+    let src = classic.join("mttt.c");
     let s = scratch();
     // Built from a copy under a hostile directory name.
     let source = s.root.join("a b & c").join("mttt.c");

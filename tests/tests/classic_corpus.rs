@@ -20,7 +20,7 @@ use e2e_tests::classic_corpus::{
     read_oracle_request, read_samples, Bounds, Expectation, Tools, LAYER_OBJECTS_COMMAND,
 };
 use e2e_tests::run::run;
-use e2e_tests::workspace::{artifact_dir, host_binary};
+use e2e_tests::workspace::{artifact_dir, host_binary, shared_input};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::Command;
@@ -29,20 +29,11 @@ use std::time::Duration;
 
 /// Classic's files, or `None` (with a note) where they are missing outside CI.
 fn corpus() -> Option<PathBuf> {
-    let dir = corpus_dir(&workspace_root());
-    if dir.join("Makefile.in").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the GamesmanClassic corpus test, but {} is missing",
-        dir.display()
-    );
-    eprintln!(
-        "note: {} is missing: the GamesmanClassic corpus test checks nothing here",
-        dir.display()
-    );
-    None
+    shared_input(
+        corpus_dir(&workspace_root()),
+        "Makefile.in",
+        "the GamesmanClassic corpus test",
+    )
 }
 
 fn read(path: &str) -> String {

@@ -18,7 +18,7 @@ use e2e_tests::cbuild::workspace_root;
 use e2e_tests::gamesmanone_corpus::{
     check_game, cmake_games, corpus_dir, read_expectations, read_oracle, Expectation, Tools,
 };
-use e2e_tests::workspace::{artifact_dir, host_binary};
+use e2e_tests::workspace::{artifact_dir, host_binary, shared_input};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -26,20 +26,11 @@ use std::time::Duration;
 
 /// GamesmanOne's sources, or `None` (with a note) where they are missing outside CI.
 fn corpus() -> Option<PathBuf> {
-    let dir = corpus_dir(&workspace_root());
-    if dir.join("v1.3.0/src/games/CMakeLists.txt").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the GamesmanOne corpus test, but {} is missing",
-        dir.display()
-    );
-    eprintln!(
-        "note: {} is missing: the GamesmanOne corpus test checks nothing here",
-        dir.display()
-    );
-    None
+    shared_input(
+        corpus_dir(&workspace_root()),
+        "v1.3.0/src/games/CMakeLists.txt",
+        "the GamesmanOne corpus test",
+    )
 }
 
 fn read(path: &str) -> String {

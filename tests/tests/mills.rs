@@ -13,7 +13,7 @@
 
 use e2e_tests::cbuild::workspace_root;
 use e2e_tests::run::{host_command, run, run_with_input};
-use e2e_tests::workspace::{artifact_dir, host_binary, plugin};
+use e2e_tests::workspace::{artifact_dir, host_binary, plugin, shared_input};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,23 +22,16 @@ use std::time::Duration;
 /// GamesmanOne's pull request 27 build, or `None` (with a note) where it is missing
 /// outside CI.
 fn anchor() -> Option<PathBuf> {
-    let bin = workspace_root()
+    let anchors = workspace_root()
         .parent()
         .expect("the workspace has a parent")
-        .join("shared/anchors/gamesmanone-pr27-mills");
-    if bin.is_file() {
-        return Some(bin);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must compare Mills with GamesmanOne, but {} is missing",
-        bin.display()
-    );
-    eprintln!(
-        "note: {} is missing: the Mills comparison checks nothing here",
-        bin.display()
-    );
-    None
+        .join("shared/anchors");
+    shared_input(
+        anchors,
+        "gamesmanone-pr27-mills",
+        "the Mills comparison with GamesmanOne",
+    )
+    .map(|dir| dir.join("gamesmanone-pr27-mills"))
 }
 
 /// A fresh scratch directory for this test.

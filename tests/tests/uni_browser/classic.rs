@@ -14,7 +14,7 @@ use e2e_tests::cbuild::workspace_root;
 use e2e_tests::classic_corpus::corpus_dir;
 use e2e_tests::run::run_host;
 use e2e_tests::uni::gamesmanuni;
-use e2e_tests::workspace::host_binary;
+use e2e_tests::workspace::{host_binary, shared_input};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -73,17 +73,11 @@ const HEXAPAWN: ClassicGame = ClassicGame {
 
 /// Classic's sources, or `None` (with a note) where they are missing outside CI.
 fn corpus() -> Option<PathBuf> {
-    let dir = corpus_dir(&workspace_root()).join("src");
-    if dir.join("mttt.c").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the Classic boards test, but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipping: {} is missing", dir.display());
-    None
+    shared_input(
+        corpus_dir(&workspace_root()).join("src"),
+        "mttt.c",
+        "the Classic boards test",
+    )
 }
 
 /// Builds `g` into `dir` with the layer's one command (`plugin-api/c/classic/build.sh`,

@@ -14,7 +14,7 @@ use e2e_tests::cbuild::workspace_root;
 use e2e_tests::gamesmanone_corpus::{corpus_dir, BUILD_SCRIPT};
 use e2e_tests::run::run_host;
 use e2e_tests::uni::gamesmanuni;
-use e2e_tests::workspace::host_binary;
+use e2e_tests::workspace::{host_binary, shared_input};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -74,17 +74,11 @@ const GAMES: [OneGame; 5] = [
 
 /// GamesmanOne's sources, or `None` (with a note) where they are missing outside CI.
 fn corpus() -> Option<PathBuf> {
-    let dir = corpus_dir(&workspace_root());
-    if dir.join("v1.3.0/src/games/CMakeLists.txt").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must run the GamesmanOne boards test, but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipping: {} is missing", dir.display());
-    None
+    shared_input(
+        corpus_dir(&workspace_root()),
+        "v1.3.0/src/games/CMakeLists.txt",
+        "the GamesmanOne boards test",
+    )
 }
 
 /// Builds `g` into `dir` with the layer's one command; gives the library's path.
