@@ -13,10 +13,11 @@
 
 mod checker;
 pub mod derive;
+mod own;
 mod selection;
 
 pub use crate::engine::solver::base::mismatch::{Mismatch, Stage, VerifyError};
-pub use checker::Own;
+pub use own::Own;
 pub use selection::{Selection, VerifyMode, SAMPLE_SHARE, SMALL_TIER};
 
 use checker::{Checker, Fail, Scratch};
