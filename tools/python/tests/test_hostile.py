@@ -207,3 +207,98 @@ def test_a_panicking_module_is_a_gamesman_error():
         g.solve("memory:")
     with pytest.raises(gamesman.GamesmanError, match="failed in position_to_text"):
         g.query(db="memory:")
+
+
+# The surfaces added since (issue 52 item 6): tier files that are not regular files
+# (F2), and the AutoGUI sidecar a C module is loaded with (issue 53), each hostile.
+
+def _run_python(code, *args, timeout=60):
+    """`code` in its own interpreter (a hang fails on the timeout, a crash shows as a
+    signal), with the package's environment."""
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_fifo_in_place_of_a_tier_file_is_refused_at_once(solved, tmp_path):
+    g, res, tiers = solved
+    (tiers / "tier_9.gz").unlink()
+    os.mkfifo(tiers / "tier_9.gz")
+    code = r"""
+import sys, gamesman
+g = gamesman.open("mtttier")
+db, out = sys.argv[1], sys.argv[2]
+for name, call in [("query", lambda: g.query(db=db)), ("analyze", lambda: g.analyze(db)),
+                   ("export", lambda: g.export(out, db=db)), ("solve", lambda: g.solve(db))]:
+    try:
+        call()
+        print(name, "no error")
+    except gamesman.GamesmanError as e:
+        print(name, "error:", str(e).replace("\n", " "))
+"""
+    r = _run_python(code, res, tmp_path / "out.csv")
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    lines = r.stdout.strip().splitlines()
+    assert [l.split()[0] for l in lines] == ["query", "analyze", "export", "solve"], r.stdout
+    for line in lines:
+        assert "error:" in line and "FIFO (named pipe), not a regular file" in line, line
+    # Still a FIFO: nothing replaced it, and nothing half-written was left.
+    assert stat.S_ISFIFO(os.stat(tiers / "tier_9.gz").st_mode)
+    assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.fixture(scope="module")
+def c_module(tmp_path_factory):
+    """Tic-tac-toe written the Classic way (plugins/c/mttt), built with the Classic
+    layer's one command, which puts the layer's image data (its sidecar) beside it."""
+    d = tmp_path_factory.mktemp("cmodule")
+    lib = d / "libmttt.so"
+    subprocess.run(["sh", str(ROOT / "plugin-api/c/classic/build.sh"),
+                    str(ROOT / "plugins/c/mttt/mttt.c"), str(lib)],
+                   check=True, timeout=300)
+    assert Path(f"{lib}.autogui.json").is_file()
+    return lib
+
+
+def _fifo(path, good):
+    os.mkfifo(path)
+
+
+def _link_to_zero(path, good):
+    os.symlink("/dev/zero", path)
+
+
+def _huge(path, good):
+    with open(path, "wb") as f:
+        f.truncate(64 << 20)
+
+
+def _garbage(path, good):
+    path.write_bytes(b"\xff{not json" * 100)
+
+
+def _link_out(path, good):
+    outside = path.parent.parent / "elsewhere.json"
+    outside.write_text(good)
+    os.symlink(outside, path)
+
+
+@pytest.mark.parametrize("make", [_fifo, _link_to_zero, _huge, _garbage, _link_out],
+                         ids=lambda f: f.__name__[1:])
+def test_a_hostile_sidecar_never_stops_a_c_module_from_opening_and_solving(
+        c_module, tmp_path, make):
+    good = Path(f"{c_module}.autogui.json").read_text()
+    (tmp_path / "x").mkdir()
+    lib = tmp_path / "x" / "libmttt.so"
+    lib.write_bytes(c_module.read_bytes())
+    make(tmp_path / "x" / "libmttt.so.autogui.json", good)
+    code = r"""
+import sys, gamesman
+g = gamesman.open(sys.argv[1])
+print("solved:", g.solve("memory:")["value"])
+"""
+    r = _run_python(code, lib)
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    # The sidecar refused (the game is then served as text): it opens and solves, as
+    # Classic's tic-tac-toe does, a tie; nothing blocks on the FIFO or reads /dev/zero
+    # without end.
+    assert r.stdout.strip().splitlines()[-1] == "solved: tie", (r.stdout, r.stderr)
