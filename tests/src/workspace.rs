@@ -99,6 +99,15 @@ fn manifest_version(manifest: &str) -> Option<String> {
     None
 }
 
+/// The one target directory the tests' module projects (`host new`'s, the tutorial's)
+/// build into, so their dependencies (abi_stable) compile once for the whole suite.
+pub fn projects_target_dir() -> PathBuf {
+    artifact_dir()
+        .parent()
+        .expect("the artifacts lie in a target directory")
+        .join("host-new")
+}
+
 /// A counterpart under `../shared` that a test reads (GamesCrafters' code, the
 /// anchors' binaries): `dir` when `dir/marker` exists. Where it is missing the test
 /// says so and gets `None` (it then checks nothing and passes), except under CI (`CI`

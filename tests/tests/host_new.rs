@@ -14,7 +14,7 @@
 use e2e_tests::cbuild::workspace_root;
 use e2e_tests::module_cli;
 use e2e_tests::run::{host_command, run, RunOutput};
-use e2e_tests::workspace::{artifact_dir, host_binary};
+use e2e_tests::workspace::{host_binary, projects_target_dir};
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -61,10 +61,7 @@ fn build_rust(project: &Path, name: &str) -> PathBuf {
         project.join("Cargo.lock"),
     )
     .unwrap();
-    let target = artifact_dir()
-        .parent()
-        .expect("target/release has a parent")
-        .join("host-new");
+    let target = projects_target_dir();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     for sub in ["build", "test"] {
         let started = Instant::now();

@@ -19,7 +19,7 @@
 
 use e2e_tests::cbuild::workspace_root;
 use e2e_tests::run::run;
-use e2e_tests::workspace::artifact_dir;
+use e2e_tests::workspace::{artifact_dir, projects_target_dir};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -144,10 +144,7 @@ fn every_tutorial_command_runs_and_prints_what_the_book_shows() {
     let scratch = tempfile::tempdir().unwrap();
     let checkout = scratch.path().join("gamesman-rs");
     let home = scratch.path().join("home");
-    let shared = artifact_dir()
-        .parent()
-        .expect("target/release has a parent")
-        .join("host-new");
+    let shared = projects_target_dir();
     std::fs::create_dir_all(&checkout).unwrap();
     std::fs::create_dir_all(home.join(".cache")).unwrap();
     std::fs::create_dir_all(&shared).unwrap();
