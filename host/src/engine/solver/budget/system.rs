@@ -169,6 +169,19 @@ pub fn resident() -> Option<u64> {
     Some(proc_kib("/proc/self/status", "VmRSS")? * 1024)
 }
 
+/// Gives the C allocator's free memory back to the system (glibc's `malloc_trim`).
+/// Freed blocks below glibc's mmap threshold, which rises to 32 MiB once a large block
+/// has been freed, stay in its arenas (one per thread) and count as resident: called
+/// between groups of tiers, so one group's freed arrays do not sit under the next
+/// group's peak. A no-op where the C library is not glibc.
+pub fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks and shrinks the allocator's own arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The machine's memory (`MemTotal` of /proc/meminfo), in bytes.
 pub fn total() -> Option<u64> {
     Some(proc_kib("/proc/meminfo", "MemTotal")? * 1024)

@@ -85,6 +85,7 @@ pub fn solve(
         let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(game, db, &group, modes, &mut cache, options, progress)
         })?;
+        system::return_free_memory();
         let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
         let peak = system::peak_rss();
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {

@@ -90,6 +90,9 @@ pub fn solve_and_store(
             .collect::<Result<Vec<_>, SolveError>>()?;
         solve_and_store_with(game, db, node, kids, mode[0], options, progress)
     })?;
+    // A worker solves tier after tier: the last one's freed arrays must not stay
+    // resident under the next one's peak.
+    system::return_free_memory();
     let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
     Ok(SolvedTier {
         records,
