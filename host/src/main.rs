@@ -13,6 +13,7 @@ use gamesman_host::cli::query::QueryArgs;
 use gamesman_host::cli::serve::ServeArgs;
 use gamesman_host::cli::solve::SolveArgs;
 use gamesman_host::cli::{self, exit, game_key, CliError, DbChoice, Invocation};
+use gamesman_host::engine::abort_report;
 use gamesman_host::engine::db::{self, LockWait};
 use gamesman_host::engine::solver::{self, SolveOptions};
 use gamesman_host::play::PlayOptions;
@@ -363,6 +364,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The system allocator, noting a failed allocation for the abort report.
+#[global_allocator]
+static ALLOCATOR: abort_report::ReportingAllocator = abort_report::ReportingAllocator;
+
 pub fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
@@ -379,6 +384,9 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let json = cli.command.json();
+    // An abort in the middle of a solve (an allocation that failed outside the planned
+    // arrays) names the tiers and ends as a solve error.
+    abort_report::install(exit::Exit::Solve.code().into(), json);
     match run(cli).and_then(|()| Ok(std::io::stdout().flush()?)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => exit::report(&e, json),

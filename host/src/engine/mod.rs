@@ -5,6 +5,7 @@
 //! shared vocabulary. Front ends (cli, play, serve, mpi, report) build on its public calls;
 //! no file under `engine/` may import a front end (host/tests/layering.rs checks it).
 
+pub mod abort_report;
 pub mod ask;
 pub mod db;
 pub mod floor;

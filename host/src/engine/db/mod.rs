@@ -310,9 +310,10 @@ pub trait Database: Send + Sync {
     ) -> DbResult<Box<dyn StagedTier + 'a>> {
         let n = meta.size as usize;
         let mut values = Vec::new();
-        values
-            .try_reserve_exact(n)
-            .map_err(|_| DbError::Unsupported(format!("{n} records do not fit in memory")))?;
+        values.try_reserve_exact(n).map_err(|_| {
+            crate::engine::abort_report::allocation_handled();
+            DbError::Unsupported(format!("{n} records do not fit in memory"))
+        })?;
         values.resize(n, 0u16);
         for (k, chunk) in values.chunks_mut(STAGE_BLOCK).enumerate() {
             fill((k * STAGE_BLOCK) as u64, chunk)?;

@@ -26,6 +26,7 @@ pub use options::{
     full_meta_of, graph_of, memory_check, Scope, SolveOptions, SolveReport, TierMemory,
 };
 
+use crate::engine::abort_report::WorkingOn;
 use crate::engine::db::{Database, TierStatus};
 use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
@@ -194,6 +195,8 @@ fn solve_group(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<Vec<f64>, SolveError> {
+    // Named if the process aborts from here on (reading the children included).
+    let _working: Vec<WorkingOn> = nodes.iter().map(|n| WorkingOn::tier(&n.name)).collect();
     let mut inputs: Vec<Vec<ChildTier>> = Vec::with_capacity(nodes.len());
     for (n, &m) in nodes.iter().zip(modes) {
         let kids = n

@@ -6,6 +6,7 @@
 
 use super::options::{memory_check, SolveOptions, TierMemory};
 use super::progress::SolveProgress;
+use crate::engine::abort_report::WorkingOn;
 use crate::engine::db::Database;
 use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
@@ -67,6 +68,8 @@ pub fn solve_and_store(
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<SolvedTier, SolveError> {
+    // Named if the process aborts from here on (reading the children included).
+    let _working = WorkingOn::tier(&node.name);
     let memory = memory_check(game, options);
     let plan = plan::plan(
         game,

@@ -70,6 +70,7 @@ impl<'a> TierCtx<'a> {
 
     /// The error of `n` values of `T` for the tier's `what` that could not be allocated.
     fn allocation<T>(&self, what: &'static str, n: usize) -> MemoryError {
+        crate::engine::abort_report::allocation_handled();
         let (game, node) = (self.game, self.node);
         MemoryError::Allocation {
             tier: node.tier,
