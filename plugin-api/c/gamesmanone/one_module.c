@@ -54,6 +54,7 @@ static uint32_t variant_count = 0;
 static int default_variant = 0;
 static int open_count = 0;
 static struct gamesman_game current = {-1};
+static void probe_formal_names(void);
 
 
 /* Runs the game's set-up with its stdout sent to stderr (the host's stdout carries
@@ -176,6 +177,7 @@ static gamesman_game *new_game(const char *variant, gamesman_error *err) {
     }
     if (open_count == 0 && grid() != NULL && set_variant(id, err) != GAMESMAN_OK) return NULL;
     if (open_count == 0 && has_parents() && one_build_parent_map(err) != GAMESMAN_OK) return NULL;
+    probe_formal_names();
     ++open_count;
     current.variant = id;
     return &current;
@@ -345,11 +347,50 @@ static bool parse_formal(const char *text, gamesman_position *out) {
     return true;
 }
 
+/* Whether the game's formal positions name positions: 1 yes, 0 no, -1 not yet probed.
+ * Decided once, when the first variant opens (`probe_formal_names`). */
+static int formal_names = -1;
+
+/* Writes `fill` over the stack just below the caller, so that a formal position that
+ * reads past its own bytes finds no NUL there (v1.3.0 mtttier's copies a board of nine
+ * characters without one: what it names then depends on what the stack held before). */
+static __attribute__((noinline)) void dirty_stack(unsigned char fill) {
+    volatile unsigned char area[16384];
+    for (size_t i = 0; i < sizeof area; ++i) area[i] = fill;
+}
+
+/* Whether p's formal position exists, has no ':' (the host's TIER:INDEX form) and names
+ * p again. */
+static __attribute__((noinline)) bool formal_names_itself(gamesman_position p) {
+    CString formal;
+    if (!formal_of(p, &formal)) return false;
+    gamesman_position back;
+    bool ok = strchr(formal.str, ':') == NULL && parse_formal(formal.str, &back) && back.tier == p.tier &&
+              back.index == p.index;
+    CStringDestroy(&formal);
+    return ok;
+}
+
+/* Formal positions name positions only if the initial one names itself whatever lies on
+ * the stack: otherwise one position would get two names, its formal one in one answer
+ * and TIER:INDEX in the next, and a client following names would get lost. */
+static void probe_formal_names(void) {
+    if (formal_names != -1) return;
+    gamesman_position start;
+    initial_position(NULL, &start, NULL);
+    static const unsigned char fills[] = {0xa5, 0x5a, 0xff, 0x01};
+    formal_names = 1;
+    for (size_t k = 0; k < sizeof fills; ++k) {
+        dirty_stack(fills[k]);
+        if (!formal_names_itself(start)) formal_names = 0;
+    }
+}
+
 static int64_t position_to_text(gamesman_game *g, gamesman_position p, char *buf, uint64_t capacity,
                                 gamesman_error *err) {
     (void)g, (void)err;
     CString formal;
-    if (formal_of(p, &formal)) {
+    if (formal_names == 1 && formal_of(p, &formal)) {
         gamesman_position back;
         /* Only a formal position that names p again (mtttier's lacks its terminating
          * NUL in v1.3.0 and does not), and one without the host's ':' form. */

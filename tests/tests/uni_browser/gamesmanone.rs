@@ -5,8 +5,9 @@
 //! value on every move, a computer move.
 //!
 //! Needs `../shared/gamesmanone` as well as GamesmanUni's build and Chromium: without
-//! them it says so and passes, except under `CI`. Quixo 4x4 is served from its
-//! endgame alone (`QUIXO_4X4`); five men's morris takes about 8 s of CPU to solve.
+//! them it says so and passes, except under `CI`. Every game is solved whole, so every
+//! move from the start has a value: Quixo 4x4 (`QUIXO_4X4`, its own server) takes about
+//! 40 s of CPU to solve, five men's morris about 8 s.
 
 use super::{play, UniGame};
 use e2e_tests::browser::{browser, with_server_page};
@@ -27,8 +28,6 @@ struct OneGame {
     folder: &'static str,
     /// How the browser plays it (`id` is the module's name).
     game: UniGame,
-    /// Added to `solve` (`--endgame K`: only the end of a game too long to solve here).
-    solve: &'static [&'static str],
 }
 
 const fn one(
@@ -50,19 +49,12 @@ const fn one(
             gui: "v3",
             clicks,
         },
-        solve: &[],
     }
 }
 
-/// Quixo 4x4 takes 25 to 50 s to solve on two cores, too long for this test: its
-/// tiers of at most two blanks are solved (2 s), so from the start its moves are shown
-/// unsolved, as the API gives them (GamesmanUni then draws no value history, and its
-/// computer has nothing to choose by, so it does not move); its board, clicks and
-/// pieces are checked all the same.
-const QUIXO_4X4: OneGame = OneGame {
-    solve: &["--endgame", "2"],
-    ..one("v1.3.0", "quixo", "quixo", "1", 3)
-};
+/// Quixo 4x4: a variant of the same module as Quixo 3x3 above, and a GamesmanOne game
+/// serves one variant per process, so it gets its own server.
+const QUIXO_4X4: OneGame = one("v1.3.0", "quixo", "quixo", "1", 3);
 
 const GAMES: [OneGame; 5] = [
     one("v1.3.0", "mtttier", "mtttier", "0", 3),
@@ -112,7 +104,7 @@ fn build_serve_and_play(corpus: &Path, dist: &str, games: &'static [OneGame]) {
     let mut paths = Vec::new();
     for g in games {
         let lib = build(corpus, g, libs.path()).display().to_string();
-        let mut args = vec![
+        let args = vec![
             "--plugin",
             &lib,
             "--variant",
@@ -121,7 +113,6 @@ fn build_serve_and_play(corpus: &Path, dist: &str, games: &'static [OneGame]) {
             "--db",
             &resource,
         ];
-        args.extend_from_slice(g.solve);
         run_host(&host_binary(), &args).assert_success();
         paths.push(lib);
     }
@@ -138,6 +129,15 @@ fn build_serve_and_play(corpus: &Path, dist: &str, games: &'static [OneGame]) {
             Box::pin(async move {
                 let mut errors = Vec::new();
                 for g in games {
+                    // Solved whole: the start and every move from it have a value.
+                    let start = page.api(g.game.id, g.game.variant, "");
+                    let unsolved: Vec<&serde_json::Value> = std::iter::once(&start)
+                        .chain(start["moves"].as_array().into_iter().flatten())
+                        .filter(|m| {
+                            m["positionValue"] == "unsolved" || m["moveValue"] == "unsolved"
+                        })
+                        .collect();
+                    assert!(unsolved.is_empty(), "{}: unsolved: {unsolved:?}", g.game.id);
                     let at = Instant::now();
                     let e = play(page, &g.game).await;
                     eprintln!(
