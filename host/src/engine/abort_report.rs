@@ -52,15 +52,19 @@ static AS_JSON: AtomicBool = AtomicBool::new(false);
 pub struct WorkingOn(Option<usize>);
 
 impl WorkingOn {
-    /// Notes the tier called `name` (its first 64 bytes).
+    /// Notes the tier called `name` (its first 64 bytes, cut at a character's start).
     pub fn tier(name: &str) -> WorkingOn {
+        let mut end = name.len().min(NAME_BYTES);
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
         for (k, slot) in WORKING.iter().enumerate() {
             if slot
                 .busy
                 .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok()
             {
-                let bytes = &name.as_bytes()[..name.len().min(NAME_BYTES)];
+                let bytes = &name.as_bytes()[..end];
                 for (cell, &b) in slot.name.iter().zip(bytes) {
                     cell.store(b, Ordering::Relaxed);
                 }
