@@ -9,9 +9,12 @@
 //!   allocation that failed (`allocation_handled` forgets it when a `try_reserve`
 //!   failure was turned into an error);
 //! - a SIGABRT handler (`install`) that finds a tier noted prints one error paragraph
-//!   naming the tiers (and the failed allocation's size when the host's allocator saw
-//!   it) and ends the process with the solve's exit code. Tiers stored before stay
-//!   stored, so the same command resumes. Outside a solve, SIGABRT does what it did.
+//!   naming the tiers. When the host's allocator saw the failure, the paragraph gives
+//!   its size and the process ends with the solve's exit code (or the error as JSON);
+//!   otherwise (a module's own allocation or its `abort()`, which the host cannot tell
+//!   apart) the signal then ends the process as it would have, as the C-module crash
+//!   report does. Tiers stored before stay stored, so the same command resumes.
+//!   Outside a solve, SIGABRT does what it did.
 //!
 //! Everything the handler touches is an atomic or a stack buffer: this file must not
 //! allocate, lock or format in the handler, and must not import the solver.
@@ -242,28 +245,21 @@ fn message(failed: usize) -> Option<Text> {
 }
 
 extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-    if let Some(text) = message(FAILED_BYTES.load(Ordering::Relaxed)) {
-        let code = EXIT_CODE.load(Ordering::Relaxed);
-        let mut out = Text::new();
-        if AS_JSON.load(Ordering::Relaxed) {
-            out.put(b"{\"error\": \"");
-            out.put_json(&text.buf[..text.at]);
-            out.put(b"\", \"kind\": \"solve\", \"exit_code\": ");
-            out.put_number(code.max(0) as usize);
-            out.put(b"}\n");
-            out.write_to(1);
-        } else {
+    let failed = FAILED_BYTES.load(Ordering::Relaxed);
+    match message(failed) {
+        // Not the host's allocation: say where, and let the signal end the process.
+        Some(text) if failed == 0 => {
+            let mut out = Text::new();
             out.put(b"error: ");
             out.put(&text.buf[..text.at]);
             out.put(b"\n");
             out.write_to(2);
         }
-        // SAFETY: ends the process at once with the solve's exit code, as `_exit` does;
-        // no destructor may run after an abort.
-        unsafe { libc::syscall(libc::SYS_exit_group, code as libc::c_long) };
+        Some(text) => end_with_code(&text),
+        None => {}
     }
-    // SAFETY: not in a solve: puts back the previous action and raises the signal
-    // again, so abort() ends the process as it would have without us.
+    // SAFETY: puts back the previous action and raises the signal again, so abort()
+    // ends the process as it would have without us.
     unsafe {
         match std::ptr::addr_of!(PREVIOUS).read() {
             Some(previous) => {
@@ -277,4 +273,27 @@ extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut
         }
         libc::raise(sig);
     }
+}
+
+/// Prints `text` as the error (JSON on stdout with `--json`) and ends the process with
+/// the solve's exit code.
+fn end_with_code(text: &Text) {
+    let code = EXIT_CODE.load(Ordering::Relaxed);
+    let mut out = Text::new();
+    if AS_JSON.load(Ordering::Relaxed) {
+        out.put(b"{\"error\": \"");
+        out.put_json(&text.buf[..text.at]);
+        out.put(b"\", \"kind\": \"solve\", \"exit_code\": ");
+        out.put_number(code.max(0) as usize);
+        out.put(b"}\n");
+        out.write_to(1);
+    } else {
+        out.put(b"error: ");
+        out.put(&text.buf[..text.at]);
+        out.put(b"\n");
+        out.write_to(2);
+    }
+    // SAFETY: ends the process at once with the solve's exit code, as `_exit` does;
+    // no destructor may run after an abort.
+    unsafe { libc::syscall(libc::SYS_exit_group, code as libc::c_long) };
 }
