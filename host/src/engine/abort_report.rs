@@ -248,13 +248,7 @@ extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut
     let failed = FAILED_BYTES.load(Ordering::Relaxed);
     match message(failed) {
         // Not the host's allocation: say where, and let the signal end the process.
-        Some(text) if failed == 0 => {
-            let mut out = Text::new();
-            out.put(b"error: ");
-            out.put(&text.buf[..text.at]);
-            out.put(b"\n");
-            out.write_to(2);
-        }
+        Some(text) if failed == 0 => write_paragraph(&text),
         Some(text) => end_with_code(&text),
         None => {}
     }
@@ -275,6 +269,15 @@ extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut
     }
 }
 
+/// Writes `text` on stderr as the usual error paragraph (`error: ...`).
+fn write_paragraph(text: &Text) {
+    let mut out = Text::new();
+    out.put(b"error: ");
+    out.put(&text.buf[..text.at]);
+    out.put(b"\n");
+    out.write_to(2);
+}
+
 /// Prints `text` as the error (JSON on stdout with `--json`) and ends the process with
 /// the solve's exit code.
 fn end_with_code(text: &Text) {
@@ -288,10 +291,7 @@ fn end_with_code(text: &Text) {
         out.put(b"}\n");
         out.write_to(1);
     } else {
-        out.put(b"error: ");
-        out.put(&text.buf[..text.at]);
-        out.put(b"\n");
-        out.write_to(2);
+        write_paragraph(text);
     }
     // SAFETY: ends the process at once with the solve's exit code, as `_exit` does;
     // no destructor may run after an abort.
