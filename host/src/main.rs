@@ -205,6 +205,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             memory_limit,
             solve_mode,
             plan,
+            rate,
             ignore_memory_check,
             verify,
             seed,
@@ -242,6 +243,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 reachable,
                 json,
                 plan,
+                rate,
             };
             cli::solve::run(&game, module.info.api_version.as_str(), &choice, &args)?;
         }

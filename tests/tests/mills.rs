@@ -146,6 +146,37 @@ fn five_mens_morris_equals_gamesmanone() {
     );
     solve.assert_success();
     let solve: Json = serde_json::from_str(&solve.stdout).expect("solve --json");
+    // The plan counts what the solve stores, tier by tier, and turns a rate into CPU.
+    let rate = solve["positions_stored"].as_f64().unwrap() / solve["cpu_seconds"].as_f64().unwrap();
+    let plan = run(
+        host(
+            &dir,
+            &[
+                "--variant",
+                "5mm",
+                "solve",
+                "--plan",
+                "--json",
+                "--rate",
+                &format!("{rate}"),
+            ],
+        ),
+        Duration::from_secs(60),
+    );
+    plan.assert_success();
+    let plan: Json = serde_json::from_str(&plan.stdout).expect("solve --plan --json");
+    assert_eq!(plan["positions"], solve["positions_stored"]);
+    assert_eq!(plan["positions"], 1_825_493, "5mm's canonical numbers");
+    let tiers = plan["tiers"].as_array().expect("tiers");
+    assert_eq!(tiers.len() as u64, solve["tiers"].as_u64().unwrap());
+    let sum: u64 = tiers.iter().map(|t| t["positions"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 1_825_493);
+    let estimate = plan["estimated_cpu_s"].as_f64().expect("estimated_cpu_s");
+    let cpu = solve["cpu_seconds"].as_f64().unwrap();
+    assert!(
+        (estimate - cpu).abs() <= cpu * 1e-9,
+        "{estimate} against {cpu}"
+    );
     let analyze = run(
         host(
             &dir,

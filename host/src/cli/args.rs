@@ -6,7 +6,7 @@
 use crate::cli::help;
 use crate::engine::solver::parents::ParentMode;
 use crate::engine::solver::verify::VerifyMode;
-use crate::engine::{solver, threads};
+use crate::engine::{numbers, solver, threads};
 use crate::play::Side;
 use crate::serve;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -105,6 +105,11 @@ pub enum Command {
         /// solving anything.
         #[arg(long, conflicts_with = "reachable")]
         plan: bool,
+        /// With --plan: the rate a solve of this module reached here, in positions per
+        /// CPU-second (as `solve --json` reports: positions / cpu_s; 1.2M is 1200000),
+        /// to estimate the plan's CPU-hours.
+        #[arg(long, requires = "plan", value_name = "POSITIONS", value_parser = numbers::parse_rate)]
+        rate: Option<f64>,
         /// Solve even when the estimated peak memory exceeds what is available.
         #[arg(long)]
         ignore_memory_check: bool,
@@ -608,6 +613,26 @@ mod tests {
             .check_globals()
             .unwrap_err();
         assert!(e.contains("--cache"), "{e}");
+    }
+
+    /// `--rate` belongs to `--plan` and takes a positive rate; anything else is a
+    /// usage error that says which.
+    #[test]
+    fn a_rate_needs_the_plan_and_a_positive_number() {
+        let err = |args: &[&str]| {
+            let mut all = vec!["host", "solve"];
+            all.extend_from_slice(args);
+            match Cli::try_parse_from(all) {
+                Err(e) => e.render().to_string(),
+                Ok(_) => panic!("{args:?} parsed"),
+            }
+        };
+        assert!(err(&["--rate", "1M"]).contains("--plan"));
+        for bad in ["0", "fast", "1.5X", "inf"] {
+            let e = err(&["--plan", "--rate", bad]);
+            assert!(e.contains("is not a rate"), "{bad}: {e}");
+        }
+        assert!(Cli::try_parse_from(["host", "solve", "--plan", "--rate", "1.5M"]).is_ok());
     }
 
     /// A usage error keeps the lines that say what is missing.

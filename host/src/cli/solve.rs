@@ -25,6 +25,8 @@ pub struct SolveArgs {
     pub json: bool,
     /// Print the memory plan instead of solving.
     pub plan: bool,
+    /// With `plan`: positions per CPU-second, to estimate the plan's CPU.
+    pub rate: Option<f64>,
 }
 
 /// The initial position in a summary.
@@ -111,6 +113,12 @@ pub struct PlanSummary {
     pub budget_source: Option<String>,
     /// Whether every tier fits the budget.
     pub fits: bool,
+    /// The positions of every tier of the scope together.
+    pub positions: u64,
+    /// The rate given with `--rate` (positions per CPU-second).
+    pub rate: Option<f64>,
+    /// `positions / rate`: the CPU-seconds the solve would take at that rate.
+    pub estimated_cpu_s: Option<f64>,
     /// Every tier of the scope, in the order a solve takes them.
     pub tiers: Vec<solver::plan::TierPlan>,
 }
@@ -327,7 +335,15 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
         solver::BIG_TIER,
         &memory,
     );
+    let positions = plan
+        .tiers
+        .iter()
+        .map(|t| t.positions)
+        .fold(0u64, u64::saturating_add);
     let s = PlanSummary {
+        positions,
+        rate: args.rate,
+        estimated_cpu_s: args.rate.map(|r| positions as f64 / r),
         peak_bytes: plan.peak(),
         budget_bytes: plan.budget.as_ref().map(|b| b.bytes),
         budget_source: plan.budget.as_ref().map(|b| b.source.clone()),
@@ -355,11 +371,12 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
     }
     let b = solver::memory::bytes;
     let mut text = format!(
-        "plan for {} ({}), {}: {} tiers, {} threads, peak about {}{}\n",
+        "plan for {} ({}), {}: {} tiers, {} positions, {} threads, peak about {}{}\n",
         game.module_name(),
         game.variant(),
         args.options.scope,
         count(s.tiers.len() as u64),
+        count(s.positions),
         rayon::current_num_threads(),
         b(s.peak_bytes),
         plan.budget.as_ref().map_or(String::new(), |x| format!(
@@ -369,13 +386,27 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
         ))
     );
     let width = s.tiers.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    let digits = count(s.tiers.iter().map(|t| t.positions).max().unwrap_or(0)).len();
     for t in &s.tiers {
         text.push_str(&format!(
-            "  {:width$}  {:8}  {:>12}{}\n",
+            "  {:width$}  {:>digits$}  {:8}  {:>12}{}\n",
             t.name,
+            count(t.positions),
             t.mode.name(),
             b(t.peak_bytes),
             if t.fits { "" } else { "  does not fit" }
+        ));
+    }
+    if let (Some(rate), Some(cpu)) = (s.rate, s.estimated_cpu_s) {
+        let threads = rayon::current_num_threads().max(1) as f64;
+        text.push_str(&format!(
+            "estimated CPU: about {:.1} CPU-hours ({} positions at {} per CPU-second, --rate); \
+             about {:.1} hours of wall time on {} threads if they stay busy\n",
+            cpu / 3600.0,
+            count(s.positions),
+            count(rate.round() as u64),
+            cpu / 3600.0 / threads,
+            threads as usize,
         ));
     }
     out!("{text}")?;

@@ -3,7 +3,8 @@
 //! with two decimals. JSON output keeps plain numbers. Identifiers (tier numbers,
 //! position indices) are not counts and are written as they are.
 //!
-//! This file formats; it must not decide what is printed.
+//! It also reads the one rate a user types (`--rate 1.2M`). This file formats and
+//! parses; it must not decide what is printed.
 
 use std::time::Duration;
 
@@ -53,6 +54,25 @@ pub fn seconds(d: Duration) -> String {
     format!("{:.2}s", d.as_secs_f64())
 }
 
+/// Reads a positive rate a user typed: a number (`1200000`, `1.2e6`) or one with a
+/// suffix of K, M or G (thousands, millions, billions; `1.2M`); commas are allowed.
+pub fn parse_rate(text: &str) -> Result<f64, String> {
+    let t = text.trim().replace(',', "");
+    let (digits, scale) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
+        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
+        Some((i, 'g' | 'G')) => (&t[..i], 1e9),
+        _ => (t.as_str(), 1.0),
+    };
+    match digits.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && (x * scale).is_finite() => Ok(x * scale),
+        _ => Err(format!(
+            "`{text}` is not a rate: give positions per CPU-second as a positive number, \
+             such as 1500000 or 1.5M"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +90,19 @@ mod tests {
         assert_eq!(rate(f64::NAN), "-");
         assert_eq!(rate_over(10, Duration::ZERO), "-");
         assert_eq!(seconds(Duration::from_millis(8812)), "8.81s");
+    }
+
+    #[test]
+    fn rates_read_back() {
+        assert_eq!(parse_rate("1200000"), Ok(1_200_000.0));
+        assert_eq!(parse_rate("1,200,000"), Ok(1_200_000.0));
+        assert_eq!(parse_rate("1.5M"), Ok(1_500_000.0));
+        assert_eq!(parse_rate("250k"), Ok(250_000.0));
+        assert_eq!(parse_rate("2G"), Ok(2e9));
+        assert_eq!(parse_rate("1.2e6"), Ok(1_200_000.0));
+        for bad in ["", "M", "0", "-5", "nan", "inf", "1.5X", "1e400", "fast"] {
+            let e = parse_rate(bad).unwrap_err();
+            assert!(e.contains("not a rate"), "{bad}: {e}");
+        }
     }
 }

@@ -81,6 +81,9 @@ pub struct TierPlan {
     pub tier: Tier,
     /// Its name.
     pub name: String,
+    /// The positions it solves and stores (its canonical prefix where the module
+    /// numbers canonical positions first).
+    pub positions: u64,
     /// Its way of solving.
     #[serde(serialize_with = "mode_name")]
     pub mode: SolveMode,
@@ -324,6 +327,7 @@ pub fn plan(
             tiers.push(TierPlan {
                 tier: n.tier,
                 name: n.name.clone(),
+                positions: n.stored,
                 mode: m,
                 peak_bytes: got.total(),
                 fits,
