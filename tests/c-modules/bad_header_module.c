@@ -12,6 +12,7 @@
  *   -DBAD_ERROR            do_move fails with a message
  *   -DBAD__EXIT0           do_move calls _exit(0) (which skips atexit handlers)
  *   -DBAD_SEGV             do_move writes through a null pointer
+ *   -DBAD_FPE              do_move divides an integer by zero
  *   -DBAD_ABORT            do_move calls abort()
  *   -DBAD_HUGE_TEXT        board_to_text says its text is 2^50 bytes long
  *   -DBAD_TURN7            turn returns 7 (players are 1 and 2)
@@ -90,6 +91,13 @@ static int do_move(gamesman_game *g, gamesman_position p, uint64_t move, gamesma
 #endif
 #ifdef BAD_ABORT
     abort();
+#endif
+#ifdef BAD_FPE
+    {
+        volatile int zero = (int)(p.index >> 62);
+        volatile int one = 1;
+        one = one / zero;
+    }
 #endif
 #ifdef BAD_SLOW
     sleep(3);

@@ -1,5 +1,5 @@
 //! Every exit of a C module is explained (issue 32): `_exit(0)` (which skips `atexit`),
-//! a segfault and `abort()` during a call leave a line naming the module and the
+//! a segfault, a division by zero and `abort()` during a call leave a line naming the module and the
 //! function, and the host never ends with status 0 then; a text length of 2^50 and a
 //! player 7 are the module's errors, never an allocation abort or a wrong solve. The
 //! module is tests/c-modules/bad_header_module.c, built once per fault.
@@ -42,6 +42,7 @@ fn crashes_in_a_module_name_it_and_never_exit_zero() {
     for (flag, signal, what) in [
         ("BAD_SEGV", libc_sig::SEGV, "SIGSEGV"),
         ("BAD_ABORT", libc_sig::ABRT, "SIGABRT"),
+        ("BAD_FPE", libc_sig::FPE, "SIGFPE"),
     ] {
         let r = host(flag, &["query", "--db", "memory:"]);
         let d = r.describe();
@@ -58,6 +59,7 @@ fn crashes_in_a_module_name_it_and_never_exit_zero() {
 /// Signal numbers on Linux.
 mod libc_sig {
     pub const ABRT: i32 = 6;
+    pub const FPE: i32 = 8;
     pub const SEGV: i32 = 11;
 }
 

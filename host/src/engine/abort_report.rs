@@ -19,6 +19,7 @@
 //! Everything the handler touches is an atomic or a stack buffer: this file must not
 //! allocate, lock or format in the handler, and must not import the solver.
 
+use crate::engine::signal_safe::{self, Text};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -152,58 +153,6 @@ pub fn install(exit_code: i32, as_json: bool) {
     });
 }
 
-/// A byte buffer filled in place (as much as fits).
-struct Text {
-    buf: [u8; 2048],
-    at: usize,
-}
-
-impl Text {
-    fn put(&mut self, text: &[u8]) {
-        let n = text.len().min(self.buf.len() - self.at);
-        self.buf[self.at..self.at + n].copy_from_slice(&text[..n]);
-        self.at += n;
-    }
-
-    /// `text` as the inside of a JSON string.
-    fn put_json(&mut self, text: &[u8]) {
-        for &b in text {
-            match b {
-                b'"' => self.put(b"\\\""),
-                b'\\' => self.put(b"\\\\"),
-                0..=0x1f => self.put(b" "),
-                _ => self.put(&[b]),
-            }
-        }
-    }
-
-    fn put_number(&mut self, mut n: usize) {
-        let mut digits = [0u8; 20];
-        let mut k = digits.len();
-        loop {
-            k -= 1;
-            digits[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.put(&digits[k..]);
-    }
-
-    fn new() -> Text {
-        Text {
-            buf: [0; 2048],
-            at: 0,
-        }
-    }
-
-    fn write_to(&self, fd: libc::c_int) {
-        // SAFETY: write(2) of our own buffer; async-signal-safe.
-        unsafe { libc::write(fd, self.buf.as_ptr().cast(), self.at) };
-    }
-}
-
 /// The error paragraph (without `error: `) for the tiers noted, or `None` when no tier
 /// is being solved.
 fn message(failed: usize) -> Option<Text> {
@@ -232,7 +181,7 @@ fn message(failed: usize) -> Option<Text> {
         text.put(b"the process aborted while solving ");
     }
     text.put(if count == 1 { b"tier " } else { b"tiers " });
-    text.put(&names.buf[..names.at]);
+    text.put(names.bytes());
     if failed > 0 {
         text.put(b": an allocation of ");
         text.put_number(failed);
@@ -255,16 +204,7 @@ extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut
     // SAFETY: puts back the previous action and raises the signal again, so abort()
     // ends the process as it would have without us.
     unsafe {
-        match std::ptr::addr_of!(PREVIOUS).read() {
-            Some(previous) => {
-                if libc::sigaction(sig, &previous, std::ptr::null_mut()) != 0 {
-                    libc::signal(sig, libc::SIG_DFL);
-                }
-            }
-            None => {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
+        signal_safe::restore(sig, std::ptr::addr_of!(PREVIOUS).read().as_ref());
         libc::raise(sig);
     }
 }
@@ -273,7 +213,7 @@ extern "C" fn on_abort(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut
 fn write_paragraph(text: &Text) {
     let mut out = Text::new();
     out.put(b"error: ");
-    out.put(&text.buf[..text.at]);
+    out.put(text.bytes());
     out.put(b"\n");
     out.write_to(2);
 }
@@ -285,7 +225,7 @@ fn end_with_code(text: &Text) {
     let mut out = Text::new();
     if AS_JSON.load(Ordering::Relaxed) {
         out.put(b"{\"error\": \"");
-        out.put_json(&text.buf[..text.at]);
+        out.put_json(text.bytes());
         out.put(b"\", \"kind\": \"solve\", \"exit_code\": ");
         out.put_number(code.max(0) as usize);
         out.put(b"}\n");

@@ -18,6 +18,7 @@ pub mod outcome;
 pub mod reach;
 pub mod reach_every;
 pub mod record;
+pub mod signal_safe;
 pub mod solver;
 pub mod threads;
 pub mod tier;

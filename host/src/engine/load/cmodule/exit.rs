@@ -16,6 +16,7 @@
 //! This file must not do anything else at exit (no flushing of databases: a solve's
 //! finished tiers are already on disk).
 
+use crate::engine::signal_safe::{self, Text};
 use std::cell::Cell;
 use std::os::raw::c_int;
 use std::sync::Once;
@@ -107,13 +108,6 @@ fn slot(sig: c_int) -> usize {
     CRASH_SIGNALS.iter().position(|&s| s == sig).unwrap_or(0)
 }
 
-/// Appends `text` to `buf` at `*at` (as much as fits).
-fn put(buf: &mut [u8], at: &mut usize, text: &[u8]) {
-    let n = text.len().min(buf.len() - *at);
-    buf[*at..*at + n].copy_from_slice(&text[..n]);
-    *at += n;
-}
-
 extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
     if let Ok(Some((module, function))) = IN_CALL.try_with(Cell::get) {
         let name: &[u8] = match sig {
@@ -123,25 +117,23 @@ extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut l
             libc::SIGFPE => b"SIGFPE, an arithmetic fault such as a division by zero",
             _ => b"SIGABRT: it called abort() or failed an assert()",
         };
-        let mut buf = [0u8; 512];
-        let mut at = 0;
-        put(&mut buf, &mut at, b"error: game module '");
-        put(&mut buf, &mut at, module.as_bytes());
-        put(&mut buf, &mut at, b"' crashed in ");
-        put(&mut buf, &mut at, function.as_bytes());
-        put(&mut buf, &mut at, b" (");
-        put(&mut buf, &mut at, name);
-        put(&mut buf, &mut at, b"); the host stops. The module's code is at fault: run it under a debugger, or check it with `host --plugin FILE info`.\n");
-        // SAFETY: write(2) on stderr is async-signal-safe.
-        unsafe { libc::write(2, buf.as_ptr().cast(), at) };
+        let mut text = Text::new();
+        text.put(b"error: game module '");
+        text.put(module.as_bytes());
+        text.put(b"' crashed in ");
+        text.put(function.as_bytes());
+        text.put(b" (");
+        text.put(name);
+        text.put(b"); the host stops. The module's code is at fault: run it under a debugger, or check it with `host --plugin FILE info`.\n");
+        text.write_to(2);
     }
     // SAFETY: puts back the action that was in place before ours; the signal, raised
     // again by the faulting instruction or by abort(), then does what it did before.
     unsafe {
+        // SIGFPE returns to the faulting instruction only to fault again: it is raised
+        // below with the default action.
         let previous = std::ptr::addr_of!(PREVIOUS[slot(sig)]).read();
-        if libc::sigaction(sig, &previous, std::ptr::null_mut()) != 0 || sig == libc::SIGFPE {
-            libc::signal(sig, libc::SIG_DFL);
-        }
+        signal_safe::restore(sig, (sig != libc::SIGFPE).then_some(&previous));
         if sig == libc::SIGABRT || sig == libc::SIGFPE {
             libc::raise(sig);
         }
@@ -158,14 +150,13 @@ extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut l
 pub unsafe extern "C" fn _exit(status: c_int) -> ! {
     let mut status = status;
     if let Ok(Some((module, function))) = IN_CALL.try_with(Cell::get) {
-        let mut buf = [0u8; 512];
-        let mut at = 0;
-        put(&mut buf, &mut at, b"error: game module '");
-        put(&mut buf, &mut at, module.as_bytes());
-        put(&mut buf, &mut at, b"' called _exit() in ");
-        put(&mut buf, &mut at, function.as_bytes());
-        put(&mut buf, &mut at, b", which ends the host. A C module reports errors by returning GAMESMAN_ERROR with a message (gamesman_fail).\n");
-        libc::write(2, buf.as_ptr().cast(), at);
+        let mut text = Text::new();
+        text.put(b"error: game module '");
+        text.put(module.as_bytes());
+        text.put(b"' called _exit() in ");
+        text.put(function.as_bytes());
+        text.put(b", which ends the host. A C module reports errors by returning GAMESMAN_ERROR with a message (gamesman_fail).\n");
+        text.write_to(2);
         status = 1;
     }
     libc::syscall(libc::SYS_exit_group, status as libc::c_long);
