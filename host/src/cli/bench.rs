@@ -5,6 +5,7 @@
 //! This file must not solve in-process nor keep anything it writes.
 
 use super::CliError;
+use crate::engine::clock;
 use crate::engine::floor::{self, Floor, TierFloor};
 use crate::engine::game::GameHandle;
 use crate::engine::numbers::count;
@@ -242,11 +243,11 @@ fn solve_beside(
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let before = floor::children_cpu();
+    let before = clock::children_cpu();
     let start = std::time::Instant::now();
     let out = cmd.output()?;
     let wall_s = start.elapsed().as_secs_f64();
-    let cpu_s = floor::children_cpu() - before;
+    let cpu_s = clock::children_cpu() - before;
     if !out.status.success() {
         // The solve's own error paragraph (its last lines), or its JSON error.
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -268,7 +269,7 @@ fn solve_beside(
     Ok(SolveBeside {
         cpu_s,
         wall_s,
-        peak_bytes: floor::children_peak_bytes(),
+        peak_bytes: clock::children_peak_bytes(),
         positions_solved,
     })
 }

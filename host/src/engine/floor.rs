@@ -16,6 +16,7 @@
 //! scan, or scan plus parents. CPU is the process's (user + system, every thread).
 //! This file must not solve, store or compare values; it only counts and times.
 
+use crate::engine::clock::process_cpu;
 use crate::engine::game::{GameHandle, ModuleError};
 use crate::engine::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::ffi::ScanRecord;
@@ -87,32 +88,6 @@ pub struct Floor {
     pub expanded: u64,
     /// Children in all.
     pub children: u64,
-}
-
-/// The process's CPU time so far (user + system of every thread), in seconds.
-pub fn process_cpu() -> f64 {
-    rusage_seconds(libc::RUSAGE_SELF)
-}
-
-/// The CPU time of the process's waited-for children so far, in seconds.
-pub fn children_cpu() -> f64 {
-    rusage_seconds(libc::RUSAGE_CHILDREN)
-}
-
-/// The largest resident set of any waited-for child so far, in bytes.
-pub fn children_peak_bytes() -> u64 {
-    rusage(libc::RUSAGE_CHILDREN).map_or(0, |u| u.ru_maxrss as u64 * 1024)
-}
-
-fn rusage(who: libc::c_int) -> Option<libc::rusage> {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    (unsafe { libc::getrusage(who, &mut u) } == 0).then_some(u)
-}
-
-fn rusage_seconds(who: libc::c_int) -> f64 {
-    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    rusage(who).map_or(0.0, |u| t(u.ru_utime) + t(u.ru_stime))
 }
 
 /// Measures the floor of every tier of `graph`; `each` sees every tier as it is done.

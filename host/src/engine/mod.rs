@@ -7,6 +7,7 @@
 
 pub mod abort_report;
 pub mod ask;
+pub mod clock;
 pub mod db;
 pub mod floor;
 pub mod game;

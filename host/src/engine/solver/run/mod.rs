@@ -27,8 +27,8 @@ pub use options::{
 };
 
 use crate::engine::abort_report::WorkingOn;
+use crate::engine::clock::{process_cpu, Stopwatch};
 use crate::engine::db::{Database, TierStatus};
-use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
 use crate::engine::record::{Record, TierRecords};
 use crate::engine::solver::base::SolveError;
@@ -82,12 +82,12 @@ pub fn solve(
     let cpu_at_start = process_cpu();
     for group in Schedule::new(&graph, &is_todo, BIG_TIER).groups {
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
-        let (cpu, wall) = (process_cpu(), Instant::now());
+        let watch = Stopwatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(game, db, &group, modes, &mut cache, options, progress)
         })?;
         system::return_free_memory();
-        let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
+        let (cpu, wall) = watch.read();
         let peak = system::peak_rss();
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
             measured.push(TierMemory {

@@ -7,8 +7,8 @@
 use super::options::{memory_check, SolveOptions, TierMemory};
 use super::progress::SolveProgress;
 use crate::engine::abort_report::WorkingOn;
+use crate::engine::clock::Stopwatch;
 use crate::engine::db::Database;
-use crate::engine::floor::process_cpu;
 use crate::engine::game::GameHandle;
 use crate::engine::record::TierRecords;
 use crate::engine::solver::base::{MemoryError, SolveError};
@@ -81,7 +81,7 @@ pub fn solve_and_store(
     );
     plan.check(&memory)?;
     let mut mode = [plan.mode_of(node.tier)];
-    let (cpu, wall) = (process_cpu(), Instant::now());
+    let watch = Stopwatch::start();
     let records = leaner_on_oom(game, &mut mode, |mode| {
         let kids = node
             .children
@@ -96,7 +96,7 @@ pub fn solve_and_store(
     // A worker solves tier after tier: the last one's freed arrays must not stay
     // resident under the next one's peak.
     system::return_free_memory();
-    let (cpu, wall) = (process_cpu() - cpu, wall.elapsed().as_secs_f64());
+    let (cpu, wall) = watch.read();
     Ok(SolvedTier {
         records,
         memory: TierMemory {
