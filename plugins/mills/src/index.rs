@@ -74,6 +74,10 @@ fn expand(m: u32, taken: u32, n: usize) -> u32 {
 pub struct Orbits {
     /// Each orbit's representative (its smallest mask), by orbit number.
     pub reps: Vec<u32>,
+    /// The symmetries other than the identity that fix each representative (bit `s`
+    /// for symmetry `s`), by orbit number: most fix none, so most boards have one
+    /// number.
+    stabilizers: Vec<u16>,
     /// For each set, by colex rank: its orbit's number `<< 4`, and a symmetry taking
     /// it to the representative.
     of_set: Vec<u32>,
@@ -85,6 +89,7 @@ impl Orbits {
         let total = binomial(geo.n, k) as usize;
         let mut of_set = Vec::with_capacity(total);
         let mut reps = Vec::new();
+        let mut stabilizers = Vec::new();
         // Colex order of k-sets is the numeric order of their masks (Gosper's hack).
         let mut m: u32 = if k == 0 { 0 } else { (1u32 << k) - 1 };
         for _ in 0..total {
@@ -98,6 +103,11 @@ impl Orbits {
             }
             let id = if best == m {
                 reps.push(m);
+                stabilizers.push(
+                    (1..geo.symmetries())
+                        .filter(|&s| geo.map(s, m) == m)
+                        .fold(0u16, |acc, s| acc | 1 << s),
+                );
                 reps.len() - 1
             } else {
                 (of_set[rank_set(best) as usize] >> 4) as usize
@@ -110,7 +120,11 @@ impl Orbits {
             let r = m + c;
             m = (((r ^ m) >> 2) / c) | r;
         }
-        Orbits { reps, of_set }
+        Orbits {
+            reps,
+            stabilizers,
+            of_set,
+        }
     }
 
     /// The orbit of set `m` and a symmetry taking `m` to its representative.
@@ -243,21 +257,42 @@ impl OrbitBoards {
     /// The canonical number of board number `r`'s class: the smallest number among
     /// the images of O's set under the symmetries that fix X's representative.
     pub fn canonical(&self, geo: &Geometry, t: &OrbitTables, r: u64) -> u64 {
-        let rep = t.get(geo, self.x).reps[(r / self.per_x) as usize];
-        let base = r - r % self.per_x;
+        let orbits = t.get(geo, self.x);
+        let id = (r / self.per_x) as usize;
+        let rep = orbits.reps[id];
         let os = expand(
             unrank_set(r % self.per_x, self.n - self.x, self.o),
             rep,
             self.n,
         );
-        let mut best = r;
-        for s in 1..geo.symmetries() {
-            if geo.map(s, rep) == rep {
-                best = best.min(base + rank_set(compress(geo.map(s, os), rep)));
-            }
-        }
-        best
+        id as u64 * self.per_x + smallest_image(geo, orbits.stabilizers[id], rep, os)
     }
+
+    /// The canonical number of board `b`'s class: `canonical(rank(b))`, without
+    /// numbering the board twice.
+    #[inline]
+    pub fn canonical_of(&self, geo: &Geometry, t: &OrbitTables, b: [u32; 2]) -> u64 {
+        let orbits = t.get(geo, self.x);
+        let (id, s) = orbits.of(b[0]);
+        let rep = orbits.reps[id];
+        let os = geo.map(s, b[1]);
+        id as u64 * self.per_x + smallest_image(geo, orbits.stabilizers[id], rep, os)
+    }
+}
+
+/// The smallest rank among O's set `os` and its images under the symmetries of
+/// `stabilizer` (which fix X's representative `rep`), O's points counted among those
+/// `rep` leaves empty.
+#[inline]
+fn smallest_image(geo: &Geometry, stabilizer: u16, rep: u32, os: u32) -> u64 {
+    let mut best = rank_set(compress(os, rep));
+    let mut rest = stabilizer;
+    while rest != 0 {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        best = best.min(rank_set(compress(geo.map(s, os), rep)));
+    }
+    best
 }
 
 /// The canonical image of a board under `geo`'s symmetries, and how many distinct
@@ -320,6 +355,7 @@ mod tests {
             let bits = b.unrank(&g, &t, r);
             assert_eq!(b.rank(&g, &t, bits), r);
             let canon = b.canonical(&g, &t, r);
+            assert_eq!(b.canonical_of(&g, &t, bits), canon);
             assert!(canon <= r);
             assert_eq!(b.canonical(&g, &t, canon), canon);
             assert_eq!(
@@ -332,6 +368,36 @@ mod tests {
             .filter(|&r| b.canonical(&g, &t, r) == r)
             .count();
         assert_eq!(canon, classes.len());
+    }
+
+    /// Straight from a board, as turned by any symmetry, the canonical number is the
+    /// one found by numbering the board first (nine men's board, every fourth orbit of
+    /// 4 X pieces, 3 O pieces).
+    #[test]
+    fn canonical_of_a_board_is_canonical_of_its_number() {
+        let g = Geometry::new(Kind::TwentyFour);
+        let t = OrbitTables::new(24);
+        let b = OrbitBoards::new(
+            &g,
+            Counts {
+                hand: [0, 0],
+                board: [4, 3],
+            },
+        );
+        let per_x = binomial(24 - 4, 3);
+        let mut symmetric = 0;
+        for r in (0..b.count()).step_by(4 * per_x as usize + 3) {
+            for r in r..(r + per_x).min(b.count()) {
+                let bits = b.unrank(&g, &t, r);
+                let canon = b.canonical(&g, &t, r);
+                symmetric += (canon != r) as u32;
+                for s in 0..g.symmetries() {
+                    let turned = [g.map(s, bits[0]), g.map(s, bits[1])];
+                    assert_eq!(b.canonical_of(&g, &t, turned), canon, "{r} by {s}");
+                }
+            }
+        }
+        assert!(symmetric > 0, "some sampled boards have a smaller image");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use gamesman_plugin_api::{
 };
 use index::{OrbitBoards, OrbitTables};
 use rules::{Counts, MoveParts, Rules, State};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A variant: name, GamesmanOne's number, board, pieces, flying threshold, Lasker,
 /// full board ties, description.
@@ -212,17 +212,23 @@ impl Mills {
 
     /// The canonical number of position `p`'s class (see `index`).
     fn canonical_number(&self, p: TierPosition) -> TierPosition {
-        let info = self.info(p.tier);
-        let s = self.state(p);
-        let (geo, orbits) = (&self.rules.geo, &self.orbits);
-        let r = info.boards.rank(geo, orbits, s.bits);
-        let r = info.boards.canonical(geo, orbits, r);
+        self.canonical_of_state(&self.state(p))
+    }
+
+    /// The canonical number of state `s`'s class, straight from its board (children
+    /// and parents are states: numbering them as they stand first would be wasted).
+    fn canonical_of_state(&self, s: &State) -> TierPosition {
+        let tier = s.counts.encode();
+        let info = self.info(Tier(tier));
+        let r = info
+            .boards
+            .canonical_of(&self.rules.geo, &self.orbits, s.bits);
         let turn = if info.fixed.is_some() {
             0
         } else {
             s.turn as u64
         };
-        TierPosition::new(p.tier, turn * info.boards.count() + r)
+        TierPosition::new(Tier(tier), turn * info.boards.count() + r)
     }
 
     fn canonical_state(&self, s: &State) -> (State, u64) {
@@ -407,7 +413,7 @@ impl Game for Mills {
         let s = self.state(p);
         let mut out: Vec<TierPosition> = Vec::with_capacity(64);
         self.rules.for_each_move(&s, |m| {
-            out.push(self.canonical_number(self.position(&self.rules.apply(&s, m))));
+            out.push(self.canonical_of_state(&self.rules.apply(&s, m)));
         });
         out.sort_unstable();
         out.dedup();
@@ -424,7 +430,7 @@ impl Game for Mills {
         let s = self.state(p);
         let mut out: Vec<TierPosition> = Vec::new();
         self.rules.for_each_undo(&s, parent.counts, |m| {
-            out.push(self.canonical_number(self.position(&self.rules.unapply(&s, m))));
+            out.push(self.canonical_of_state(&self.rules.unapply(&s, m)));
         });
         out.sort_unstable();
         out.dedup();
