@@ -5,7 +5,7 @@
 //! This file must not solve in-process nor keep anything it writes.
 
 use super::CliError;
-use crate::engine::clock;
+use crate::engine::clock::{self, Stopwatch};
 use crate::engine::floor::{self, Floor, TierFloor};
 use crate::engine::game::GameHandle;
 use crate::engine::numbers::count;
@@ -243,11 +243,9 @@ fn solve_beside(
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let before = clock::children_cpu();
-    let start = std::time::Instant::now();
+    let watch = Stopwatch::children();
     let out = cmd.output()?;
-    let wall_s = start.elapsed().as_secs_f64();
-    let cpu_s = clock::children_cpu() - before;
+    let (cpu_s, wall_s) = watch.read();
     if !out.status.success() {
         // The solve's own error paragraph (its last lines), or its JSON error.
         let stderr = String::from_utf8_lossy(&out.stderr);

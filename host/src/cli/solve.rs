@@ -325,16 +325,10 @@ fn print(
 /// Prints the memory plan of every tier of the scope (as a solve into an empty
 /// database would take them), without opening the database or solving anything.
 fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
+    let threads = rayon::current_num_threads();
     let graph = solver::graph_of(game, &args.options.scope)?;
     let memory = solver::memory_check(game, &args.options);
-    let plan = solver::plan::plan(
-        game,
-        &graph,
-        &|_| true,
-        rayon::current_num_threads(),
-        solver::BIG_TIER,
-        &memory,
-    );
+    let plan = solver::plan::plan(game, &graph, &|_| true, threads, solver::BIG_TIER, &memory);
     let positions = plan
         .tiers
         .iter()
@@ -377,7 +371,7 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
         args.options.scope,
         count(s.tiers.len() as u64),
         count(s.positions),
-        rayon::current_num_threads(),
+        threads,
         b(s.peak_bytes),
         plan.budget.as_ref().map_or(String::new(), |x| format!(
             ", budget {} ({})",
@@ -398,15 +392,14 @@ fn print_plan(game: &GameHandle, args: &SolveArgs) -> anyhow::Result<()> {
         ));
     }
     if let (Some(rate), Some(cpu)) = (s.rate, s.estimated_cpu_s) {
-        let threads = rayon::current_num_threads().max(1) as f64;
         text.push_str(&format!(
             "estimated CPU: about {:.1} CPU-hours ({} positions at {} per CPU-second, --rate); \
              about {:.1} hours of wall time on {} threads if they stay busy\n",
             cpu / 3600.0,
             count(s.positions),
             count(rate.round() as u64),
-            cpu / 3600.0 / threads,
-            threads as usize,
+            cpu / 3600.0 / threads as f64,
+            threads,
         ));
     }
     out!("{text}")?;

@@ -30,25 +30,37 @@ fn rusage_seconds(who: libc::c_int) -> f64 {
     rusage(who).map_or(0.0, |u| t(u.ru_utime) + t(u.ru_stime))
 }
 
-/// The process's CPU time and the wall time since it was started.
+/// CPU time (the process's own, or its waited-for children's) and the wall time since
+/// it was started.
 #[derive(Clone, Copy, Debug)]
 pub struct Stopwatch {
+    clock: fn() -> f64,
     cpu: f64,
     wall: Instant,
 }
 
 impl Stopwatch {
-    /// Starts measuring now.
+    /// Starts measuring the process's own CPU now.
     pub fn start() -> Stopwatch {
+        Stopwatch::with(process_cpu)
+    }
+
+    /// Starts measuring the CPU of the children the process waits for from now on.
+    pub fn children() -> Stopwatch {
+        Stopwatch::with(children_cpu)
+    }
+
+    fn with(clock: fn() -> f64) -> Stopwatch {
         Stopwatch {
-            cpu: process_cpu(),
+            clock,
+            cpu: clock(),
             wall: Instant::now(),
         }
     }
 
-    /// The process's CPU seconds and the wall seconds since the start.
+    /// The CPU seconds and the wall seconds since the start.
     pub fn read(&self) -> (f64, f64) {
-        (process_cpu() - self.cpu, self.wall.elapsed().as_secs_f64())
+        ((self.clock)() - self.cpu, self.wall.elapsed().as_secs_f64())
     }
 }
 

@@ -108,6 +108,18 @@ fn slot(sig: c_int) -> usize {
     CRASH_SIGNALS.iter().position(|&s| s == sig).unwrap_or(0)
 }
 
+/// The start of the error paragraph about a call into a module: `error: game module
+/// 'MODULE' WHAT FUNCTION`.
+fn about_call(module: &str, what: &[u8], function: &str) -> Text {
+    let mut text = Text::new();
+    text.put(b"error: game module '");
+    text.put(module.as_bytes());
+    text.put(b"' ");
+    text.put(what);
+    text.put(function.as_bytes());
+    text
+}
+
 extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
     if let Ok(Some((module, function))) = IN_CALL.try_with(Cell::get) {
         let name: &[u8] = match sig {
@@ -117,11 +129,7 @@ extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut l
             libc::SIGFPE => b"SIGFPE, an arithmetic fault such as a division by zero",
             _ => b"SIGABRT: it called abort() or failed an assert()",
         };
-        let mut text = Text::new();
-        text.put(b"error: game module '");
-        text.put(module.as_bytes());
-        text.put(b"' crashed in ");
-        text.put(function.as_bytes());
+        let mut text = about_call(module, b"crashed in ", function);
         text.put(b" (");
         text.put(name);
         text.put(b"); the host stops. The module's code is at fault: run it under a debugger, or check it with `host --plugin FILE info`.\n");
@@ -150,11 +158,7 @@ extern "C" fn report_crash(sig: c_int, _info: *mut libc::siginfo_t, _ctx: *mut l
 pub unsafe extern "C" fn _exit(status: c_int) -> ! {
     let mut status = status;
     if let Ok(Some((module, function))) = IN_CALL.try_with(Cell::get) {
-        let mut text = Text::new();
-        text.put(b"error: game module '");
-        text.put(module.as_bytes());
-        text.put(b"' called _exit() in ");
-        text.put(function.as_bytes());
+        let mut text = about_call(module, b"called _exit() in ", function);
         text.put(b", which ends the host. A C module reports errors by returning GAMESMAN_ERROR with a message (gamesman_fail).\n");
         text.write_to(2);
         status = 1;
