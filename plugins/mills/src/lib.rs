@@ -124,6 +124,15 @@ impl TierInfo {
         }
     }
 
+    /// The turn's part of state `s`'s number: 0 where the pieces fix the side to move.
+    fn turn_of(&self, s: &State) -> u64 {
+        if self.fixed.is_some() {
+            0
+        } else {
+            s.turn as u64
+        }
+    }
+
     /// The numbers by orbit (every canonical position among them), first.
     fn prefix(&self) -> u64 {
         self.turns() * self.boards.count()
@@ -196,11 +205,7 @@ impl Mills {
     pub fn position(&self, s: &State) -> TierPosition {
         let tier = s.counts.encode();
         let info = self.info(Tier(tier));
-        let turn = if info.fixed.is_some() {
-            0
-        } else {
-            s.turn as u64
-        };
+        let turn = info.turn_of(s);
         let (geo, orbits) = (&self.rules.geo, &self.orbits);
         let position = if info.boards.is_rep(geo, orbits, s.bits) {
             turn * info.boards.count() + info.boards.rank(geo, orbits, s.bits)
@@ -223,12 +228,7 @@ impl Mills {
         let r = info
             .boards
             .canonical_of(&self.rules.geo, &self.orbits, s.bits);
-        let turn = if info.fixed.is_some() {
-            0
-        } else {
-            s.turn as u64
-        };
-        TierPosition::new(Tier(tier), turn * info.boards.count() + r)
+        TierPosition::new(Tier(tier), info.turn_of(s) * info.boards.count() + r)
     }
 
     fn canonical_state(&self, s: &State) -> (State, u64) {
