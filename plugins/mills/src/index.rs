@@ -24,14 +24,16 @@
 //! This file must not hold rules of play.
 
 use crate::board::Geometry;
-use crate::rules::{bits, Counts};
+use crate::masks::Masks;
+use crate::rules::Counts;
 use gamesman_plugin_api::rank::{binomial, unrank_combination};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// The rank of the set `m` among the subsets of its size, in colex order.
 #[inline]
 pub fn rank_set(m: u32) -> u64 {
-    bits(m).enumerate().map(|(k, p)| binomial(p, k + 1)).sum()
+    Masks::new().rank(m)
 }
 
 /// The set of `k` points of `0..n` with rank `r`.
@@ -41,33 +43,44 @@ pub fn unrank_set(r: u64, n: usize, k: usize) -> u32 {
     cells[..k].iter().fold(0, |m, &c| m | 1 << c)
 }
 
+thread_local! {
+    /// The last set `unrank_next` gave on this thread: (rank, size, set).
+    static LAST: Cell<(u64, usize, u32)> = const { Cell::new((u64::MAX, 0, 0)) };
+}
+
+/// `unrank_set(r, n, k)`, stepping from the last set this thread asked for when `r`
+/// follows it: a solver's scan asks for a tier's numbers in order, and the next set
+/// in colex order is the next larger mask of as many points (Gosper's hack), where
+/// unranking searches the binomials afresh.
+#[inline]
+fn unrank_next(r: u64, n: usize, k: usize) -> u32 {
+    LAST.with(|last| {
+        let (lr, lk, m) = last.get();
+        let set = if lk == k && r == lr.wrapping_add(1) && m != 0 {
+            let c = m & m.wrapping_neg();
+            let up = m + c;
+            (((up ^ m) >> 2) / c) | up
+        } else if lk == k && r == lr {
+            m
+        } else {
+            unrank_set(r, n, k)
+        };
+        last.set((r, k, set));
+        set
+    })
+}
+
 /// `m`'s points renumbered among the points not in `taken` (a bit extract).
 #[inline]
 fn compress(m: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    for p in bits(m) {
-        let below = (taken & ((1u32 << p) - 1)).count_ones();
-        out |= 1 << (p as u32 - below);
-    }
-    out
+    Masks::new().compress(m, taken)
 }
 
-/// The points of `0..` not in `taken`, the `i`-th of them for each bit `i` of `m` (a
-/// bit deposit).
+/// The points not in `taken`, the `i`-th of them for each bit `i` of `m` (a bit
+/// deposit).
 #[inline]
-fn expand(m: u32, taken: u32, n: usize) -> u32 {
-    let mut out = 0;
-    let mut i = 0;
-    for p in 0..n {
-        if taken >> p & 1 == 1 {
-            continue;
-        }
-        if m >> i & 1 == 1 {
-            out |= 1 << p;
-        }
-        i += 1;
-    }
-    out
+fn expand(m: u32, taken: u32) -> u32 {
+    Masks::new().expand(m, taken)
 }
 
 /// The orbits of the `k`-point sets of a board under its symmetries.
@@ -227,7 +240,7 @@ impl OrbitBoards {
     pub fn full_unrank(&self, r: u64) -> [u32; 2] {
         let xs = unrank_set(r / self.per_x, self.n, self.x);
         let os = unrank_set(r % self.per_x, self.n - self.x, self.o);
-        [xs, expand(os, xs, self.n)]
+        [xs, expand(os, xs)]
     }
 
     /// Whether X's set of `b` is its orbit's representative (the board then has an
@@ -250,8 +263,8 @@ impl OrbitBoards {
     /// The board of a number below `count`.
     pub fn unrank(&self, geo: &Geometry, t: &OrbitTables, r: u64) -> [u32; 2] {
         let rep = t.get(geo, self.x).reps[(r / self.per_x) as usize];
-        let os = unrank_set(r % self.per_x, self.n - self.x, self.o);
-        [rep, expand(os, rep, self.n)]
+        let os = unrank_next(r % self.per_x, self.n - self.x, self.o);
+        [rep, expand(os, rep)]
     }
 
     /// The canonical number of board `b`'s class: the smallest number among the images
@@ -334,7 +347,7 @@ mod tests {
     fn canonical_by_number(b: &OrbitBoards, geo: &Geometry, t: &OrbitTables, r: u64) -> u64 {
         let rep = t.get(geo, b.x).reps[(r / b.per_x) as usize];
         let base = r - r % b.per_x;
-        let os = expand(unrank_set(r % b.per_x, b.n - b.x, b.o), rep, b.n);
+        let os = expand(unrank_set(r % b.per_x, b.n - b.x, b.o), rep);
         let mut best = r;
         for s in 1..geo.symmetries() {
             if geo.map(s, rep) == rep {
@@ -401,6 +414,27 @@ mod tests {
             }
         }
         assert!(symmetric > 0, "some sampled boards have a smaller image");
+    }
+
+    /// Stepping from the last set, jumping, asking twice and changing size give what
+    /// unranking from nothing gives.
+    #[test]
+    fn unrank_next_is_unrank_set() {
+        let mut asks: Vec<(u64, usize)> = (0..2000).map(|r| (r, 4)).collect();
+        asks.extend([
+            (7, 4),
+            (7, 4),
+            (8, 4),
+            (5, 3),
+            (6, 3),
+            (0, 0),
+            (0, 0),
+            (0, 5),
+        ]);
+        asks.extend((binomial(20, 6) - 50..binomial(20, 6)).map(|r| (r, 6)));
+        for (r, k) in asks {
+            assert_eq!(unrank_next(r, 20, k), unrank_set(r, 20, k), "{r} of {k}");
+        }
     }
 
     #[test]

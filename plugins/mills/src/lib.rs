@@ -23,6 +23,7 @@
 pub mod board;
 pub mod gui;
 pub mod index;
+pub mod masks;
 pub mod rules;
 pub mod text;
 
@@ -33,7 +34,6 @@ use gamesman_plugin_api::{
 };
 use index::{OrbitBoards, OrbitTables};
 use rules::{Counts, MoveParts, Rules, State};
-use rustc_hash::FxHashMap as HashMap;
 
 /// A variant: name, GamesmanOne's number, board, pieces, flying threshold, Lasker,
 /// full board ties, description.
@@ -143,10 +143,62 @@ impl TierInfo {
     }
 }
 
+/// A variant's tiers by their counts, in a table read directly: every numbered child
+/// looks its tier up, and a hash map's lookup showed in the solve's profile.
+struct TierTable {
+    /// For each `TierTable::slot` of counts, 1 + the tier's place in `infos`, or 0.
+    slots: Vec<u32>,
+    infos: Vec<TierInfo>,
+}
+
+impl TierTable {
+    /// Counts of 0..=`SIDE - 1` pieces in each of the four places (morabaraba has 12).
+    const SIDE: usize = 13;
+
+    fn new(infos: Vec<TierInfo>) -> TierTable {
+        let mut slots = vec![0; Self::SIDE.pow(4)];
+        for (i, info) in infos.iter().enumerate() {
+            let slot = Self::slot(info.counts).expect("a variant's counts fit the table");
+            slots[slot] = i as u32 + 1;
+        }
+        TierTable { slots, infos }
+    }
+
+    #[inline]
+    fn slot(c: Counts) -> Option<usize> {
+        let places = [c.hand[0], c.hand[1], c.board[0], c.board[1]];
+        places.iter().try_fold(0usize, |acc, &n| {
+            ((n as usize) < Self::SIDE).then_some(acc * Self::SIDE + n as usize)
+        })
+    }
+
+    /// The tier of counts `c`, if the variant has it.
+    #[inline]
+    fn of_counts(&self, c: Counts) -> Option<&TierInfo> {
+        let i = *self.slots.get(Self::slot(c)?)?;
+        (i != 0).then(|| &self.infos[i as usize - 1])
+    }
+
+    /// Tier number `t`, if the variant has it.
+    #[inline]
+    fn get(&self, t: &u64) -> Option<&TierInfo> {
+        self.of_counts(Counts::decode(*t)?)
+            .filter(|info| info.counts.encode() == *t)
+    }
+
+    fn contains_key(&self, t: &u64) -> bool {
+        self.get(t).is_some()
+    }
+
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.infos.iter().map(|info| info.counts.encode())
+    }
+}
+
 /// One Mills variant.
 pub struct Mills {
     rules: Rules,
-    tiers: HashMap<u64, TierInfo>,
+    tiers: TierTable,
     orbits: OrbitTables,
 }
 
@@ -163,7 +215,7 @@ impl Mills {
 
     /// Every tier of the variant.
     pub fn tier_list(&self) -> Vec<Tier> {
-        let mut t: Vec<Tier> = self.tiers.keys().map(|&k| Tier(k)).collect();
+        let mut t: Vec<Tier> = self.tiers.keys().map(Tier).collect();
         t.sort();
         t
     }
@@ -224,7 +276,10 @@ impl Mills {
     /// and parents are states: numbering them as they stand first would be wasted).
     fn canonical_of_state(&self, s: &State) -> TierPosition {
         let tier = s.counts.encode();
-        let info = self.info(Tier(tier));
+        let info = self
+            .tiers
+            .of_counts(s.counts)
+            .expect("a tier of this variant");
         let r = info
             .boards
             .canonical_of(&self.rules.geo, &self.orbits, s.bits);
@@ -277,20 +332,18 @@ impl Game for Mills {
         let tiers = rules
             .tiers()
             .into_iter()
-            .map(|c| {
-                let info = TierInfo {
-                    counts: c,
-                    boards: OrbitBoards::new(&rules.geo, c),
-                    fixed: rules.fixed_turn(c),
-                    children: rules
-                        .child_tiers(c)
-                        .into_iter()
-                        .map(|d| Tier(d.encode()))
-                        .collect(),
-                };
-                (c.encode(), info)
+            .map(|c| TierInfo {
+                counts: c,
+                boards: OrbitBoards::new(&rules.geo, c),
+                fixed: rules.fixed_turn(c),
+                children: rules
+                    .child_tiers(c)
+                    .into_iter()
+                    .map(|d| Tier(d.encode()))
+                    .collect(),
             })
             .collect();
+        let tiers = TierTable::new(tiers);
         Ok(Mills {
             rules,
             tiers,
