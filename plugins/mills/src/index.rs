@@ -272,12 +272,38 @@ impl OrbitBoards {
     /// fix X's representative.
     #[inline]
     pub fn canonical_of(&self, geo: &Geometry, t: &OrbitTables, b: [u32; 2]) -> u64 {
-        let orbits = t.get(geo, self.x);
-        let (id, s) = orbits.of(b[0]);
-        let rep = orbits.reps[id];
-        let os = geo.map(s, b[1]);
-        id as u64 * self.per_x + smallest_image(geo, orbits.stabilizers[id], rep, os)
+        self.canonical_with(geo, &self.x_orbit(geo, t, b[0]), b[1])
     }
+
+    /// What the canonical number needs of X's set `xs`: found once and reused for
+    /// boards that share X's set (the children of a position where O moves).
+    #[inline]
+    pub fn x_orbit(&self, geo: &Geometry, t: &OrbitTables, xs: u32) -> XOrbit {
+        let orbits = t.get(geo, self.x);
+        let (id, symmetry) = orbits.of(xs);
+        XOrbit {
+            id,
+            symmetry,
+            rep: orbits.reps[id],
+            stabilizer: orbits.stabilizers[id],
+        }
+    }
+
+    /// The canonical number of the board with X's set of orbit `x` and O's set `os`.
+    #[inline]
+    pub fn canonical_with(&self, geo: &Geometry, x: &XOrbit, os: u32) -> u64 {
+        let os = geo.map(x.symmetry, os);
+        x.id as u64 * self.per_x + smallest_image(geo, x.stabilizer, x.rep, os)
+    }
+}
+
+/// X's set placed in its orbit (`OrbitBoards::x_orbit`).
+#[derive(Clone, Copy, Debug)]
+pub struct XOrbit {
+    id: usize,
+    symmetry: usize,
+    rep: u32,
+    stabilizer: u16,
 }
 
 /// The smallest rank among O's set `os` and its images under the symmetries of

@@ -422,9 +422,19 @@ impl Rules {
         if !placed && !slid {
             return;
         }
+        // Every undo move below leads to tier `parent` with `last` to move, so what
+        // `is_parent` asks of the counts and the turn is asked once here; only the
+        // move's legality is left to each.
+        let parent_ok = self.plausible(parent)
+            && self.fixed_turn(parent).is_none_or(|t| t == last)
+            && self.terminal(parent).is_none();
+        if !parent_ok {
+            return;
+        }
         let mut try_move = |m: MoveParts| {
             let p = self.unapply(s, m);
-            if self.is_parent(&p, m) {
+            debug_assert!(p.counts == parent && p.turn == last);
+            if self.is_legal_move(&p, m) {
                 f(m);
             }
         };
@@ -435,14 +445,16 @@ impl Rules {
             if removed && !self.geo.in_mill_at(s.bits[last], dest) {
                 continue;
             }
-            let srcs: Vec<Option<usize>> = if placed {
-                vec![None]
+            // Where the piece on `dest` came from: the hand, or a point of `from`.
+            let from = if placed {
+                0
             } else if fly {
-                bits(blanks).map(Some).collect()
+                blanks
             } else {
-                bits(self.geo.adjacent[dest] & blanks).map(Some).collect()
+                self.geo.adjacent[dest] & blanks
             };
-            for src in srcs {
+            let hand = placed.then_some(None);
+            for src in hand.into_iter().chain(bits(from).map(Some)) {
                 if removed {
                     let spots = blanks & !src.map_or(0, |x| 1 << x);
                     for r in bits(spots) {
