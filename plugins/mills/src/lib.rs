@@ -330,6 +330,18 @@ impl Mills {
         (State { bits, ..*s }, n)
     }
 
+    /// The distinct canonical children of state `s`, in order.
+    fn children_of_state(&self, s: &State) -> Vec<TierPosition> {
+        let mut out: Vec<TierPosition> = Vec::with_capacity(64);
+        let mut numbering = Numbering::new(self);
+        self.rules.for_each_move(s, |m| {
+            out.push(numbering.canonical(&self.rules.apply(s, m)));
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     fn primitive_state(&self, s: &State) -> Value {
         match self.rules.terminal(s.counts) {
             Some(true) => Value::TIE,
@@ -502,18 +514,22 @@ impl Game for Mills {
     }
 
     fn children(&self, p: TierPosition, children: &mut List<'_, TierPosition>) -> bool {
-        let s = self.state(p);
-        let mut out: Vec<TierPosition> = Vec::with_capacity(64);
-        let mut numbering = Numbering::new(self);
-        self.rules.for_each_move(&s, |m| {
-            out.push(numbering.canonical(&self.rules.apply(&s, m)));
-        });
-        out.sort_unstable();
-        out.dedup();
-        for c in out {
+        for c in self.children_of_state(&self.state(p)) {
             children.push(c);
         }
         true
+    }
+
+    /// The scan's question in one call: the value, and how many distinct canonical
+    /// children (the same numbering as `children`, but no list crosses the boundary to
+    /// be checked child by child, and the position is unranked once).
+    fn scan_position(&self, p: TierPosition) -> Option<(Value, u32)> {
+        let s = self.state(p);
+        let v = self.primitive_state(&s);
+        if v != Value::UNDECIDED {
+            return Some((v, 0));
+        }
+        Some((v, self.children_of_state(&s).len() as u32))
     }
 
     fn parents(&self, p: TierPosition, tier: Tier, parents: &mut List<'_, TierPosition>) -> bool {
