@@ -373,7 +373,7 @@ impl Rules {
     }
 
     /// The parent reached by taking back move `m` (made by the side not to move) from
-    /// `s`; the caller checks that it is real (`is_parent`).
+    /// `s`; the caller checks that it is real (`can_be_parent` and `is_legal_move`).
     pub fn unapply(&self, s: &State, m: MoveParts) -> State {
         let last = 1 - s.turn;
         let mut p = *s;
@@ -393,13 +393,13 @@ impl Rules {
         p
     }
 
-    /// Whether `p` (from `unapply(s, m)`) is a real parent of `s` by `m`: a
-    /// position of a plausible tier with its side to move, not over, where `m` is legal.
-    pub fn is_parent(&self, p: &State, m: MoveParts) -> bool {
-        self.plausible(p.counts)
-            && self.fixed_turn(p.counts).is_none_or(|t| t == p.turn)
-            && self.terminal(p.counts).is_none()
-            && self.is_legal_move(p, m)
+    /// Whether a position of tier `c` with `turn` to move can be a parent at all: a
+    /// plausible tier, that side allowed to move in it, and the game not over (a real
+    /// parent of `s` by `m` also has `m` legal).
+    pub fn can_be_parent(&self, c: Counts, turn: usize) -> bool {
+        self.plausible(c)
+            && self.fixed_turn(c).is_none_or(|t| t == turn)
+            && self.terminal(c).is_none()
     }
 
     /// Calls `f` with every move that leads from a real parent in tier `parent` to `s`.
@@ -422,13 +422,9 @@ impl Rules {
         if !placed && !slid {
             return;
         }
-        // Every undo move below leads to tier `parent` with `last` to move, so what
-        // `is_parent` asks of the counts and the turn is asked once here; only the
-        // move's legality is left to each.
-        let parent_ok = self.plausible(parent)
-            && self.fixed_turn(parent).is_none_or(|t| t == last)
-            && self.terminal(parent).is_none();
-        if !parent_ok {
+        // Every undo move below leads to tier `parent` with `last` to move, so that is
+        // asked once here; only the move's legality is left to each.
+        if !self.can_be_parent(parent, last) {
             return;
         }
         let mut try_move = |m: MoveParts| {
@@ -439,7 +435,7 @@ impl Rules {
             }
         };
         // A removal needs the moved piece in a mill now; a slide comes from a neighbour
-        // unless the mover could fly (checked again in full by `is_parent`).
+        // unless the mover could fly (checked again in full by `is_legal_move`).
         let fly = self.flies(parent, last);
         for dest in bits(s.bits[last]) {
             if removed && !self.geo.in_mill_at(s.bits[last], dest) {
