@@ -119,3 +119,46 @@ fn whirly_puzzles_on_loopy_tiers() {
 fn chess_kqk_with_the_colour_flip() {
     assert!(both_ways("chess", "KQK", 2).ends_with("win in 13"));
 }
+
+/// Solves with `--parents auto` under the debug log and returns how many tiers were
+/// solved by undo moves with the child tiers' values read by the scan.
+fn seeded_tiers(module: &str, variant: &str, db: &Path) -> usize {
+    let out = Command::new("timeout")
+        .arg("300")
+        .arg(host())
+        .env("RUST_LOG", "gamesman_host::engine::solver=debug")
+        .arg("--plugin")
+        .arg(plugin(module))
+        .args(["--variant", variant, "solve", "--parents", "auto", "--db"])
+        .arg(format!("file:{}", db.display()))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{module} {variant}: {stderr}");
+    stderr
+        .lines()
+        .filter(|l| l.contains("UndoMoves { seeded: true }"))
+        .count()
+}
+
+/// A module with undo moves and a scan that gives children: its small loopy tiers read
+/// their child tiers' values in the scan and ask undo moves only within the tier. The
+/// files are those of the plain undo-move solve.
+#[test]
+fn seeded_undo_moves_store_the_same_files() {
+    for (module, variant, tiers, seeded) in [("quixo", "3x3", 30, 29), ("mills", "5mm", 47, 8)] {
+        let dir = tempfile::tempdir().unwrap();
+        let (undo, auto) = (dir.path().join("undo"), dir.path().join("auto"));
+        let line = solve(module, variant, &undo, "undo-moves");
+        assert_eq!(
+            seeded_tiers(module, variant, &auto),
+            seeded,
+            "{module} {variant}"
+        );
+        let (fa, fb) = (tier_files(&undo), tier_files(&auto));
+        assert_eq!(fa.len(), tiers, "{module} {variant}: tier files");
+        assert_eq!(fa, fb, "{module} {variant}: the tier files differ");
+        assert!(line.contains("initial position"), "{line}");
+    }
+}

@@ -132,6 +132,7 @@ pub fn solve_and_store_with(
     let recipe = Recipe::choose(game, node, &children, mode, options.parents, || {
         db.scratch_dir()
     })?;
+    log::debug!("tier {} ({}): {recipe:?}", node.tier, node.name);
     let solved = tier::solve(
         &TierCtx::new(game, node),
         &children,

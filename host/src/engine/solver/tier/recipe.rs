@@ -3,7 +3,8 @@
 //! parents asked for (`ParentMode`) and the module's capabilities, probed once here
 //! (`scan_children_batch`, `prefers_forward`, undo moves, WinBy, its largest number
 //! of moves), it picks: by the children in one pass or retrograde; the cell layout;
-//! the source of parents (undo moves, or a reverse graph: built from a second
+//! the source of parents (undo moves, for a small tier within the tier only with the
+//! child tiers' values read by the scan; or a reverse graph: built from a second
 //! expansion, from kept moves, or from the scan's own expansion, seeded with the child
 //! tiers' values); and whether a WinBy pass follows. A way a game cannot take never
 //! reaches it (the planner gives only ways the game serves): a debug assertion.
@@ -15,6 +16,7 @@ use super::counters::{MERGED_MOVES, NARROW_MOVES};
 use super::need::extra_bytes;
 use super::onebyte;
 use crate::engine::game::GameHandle;
+use crate::engine::solver::base::need::SLACK_FIXED;
 use crate::engine::solver::base::SolveError;
 use crate::engine::solver::input::{ChildTier, Shape};
 use crate::engine::tier::TierNode;
@@ -145,6 +147,15 @@ pub fn may_use_graph(game: &GameHandle, mode: ParentMode) -> bool {
     }
 }
 
+/// The most bytes the seeds of a tier solved by undo moves may take (`seeds`): the
+/// plan does not count them, so they must fit in a quarter of the fixed slack it adds
+/// to every tier's need.
+const SEEDS_ROOM: u64 = SLACK_FIXED / 4;
+
+/// The most a position's seeds take: a win/lose seed and a tie seed, each 12 bytes in
+/// the scan's chunks (twice that while they grow) and 8 once gathered by level.
+const SEED_BYTES: u64 = 2 * (2 * 12 + 8);
+
 /// How values flow from a child to a parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -224,7 +235,12 @@ pub enum GraphMoves {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Parents {
     /// The module's undo moves (`parents_batch`).
-    UndoMoves,
+    UndoMoves {
+        /// Whether the scan expands each position and reads the values of its
+        /// children in child tiers (`seeds`): undo moves are then asked only for the
+        /// parents within the tier, and no child tier's positions are sent up.
+        seeded: bool,
+    },
     /// A reverse graph of the tier's moves into `parts` (the tiers it holds parents
     /// for, with their sizes: the child tiers and the tier itself when loopy; seeded,
     /// the tier itself only).
@@ -321,7 +337,16 @@ impl Recipe {
             _ => may_use_graph(game, parents),
         };
         let parents = if !graph {
-            Parents::UndoMoves
+            // Seeded, each position is expanded once by the scan instead of each child
+            // tier's positions asking for their parents here: the module's undo moves
+            // then run only within the tier (`--parents undo-moves` keeps them all).
+            // The plan counts no seeds: only a tier whose seeds fit in a share of the
+            // slack every tier's need carries is seeded.
+            Parents::UndoMoves {
+                seeded: seedable
+                    && parents == ParentMode::Auto
+                    && node.stored.saturating_mul(SEED_BYTES) <= SEEDS_ROOM,
+            }
         } else {
             let seeded = seedable;
             let parts = match (seeded, node.loopy) {

@@ -93,18 +93,19 @@ pub fn solve_tier(
             ChildTier::Streamed(_) => None,
         })
         .collect();
+    let seeds_of = |seeded: bool| seeded.then_some(fronts.as_slice());
     let fused = match &recipe.parents {
         Parents::Graph {
             parts,
             seeded,
             moves: GraphMoves::Scanned,
         } => Some(Fused {
-            parts: parts.as_slice(),
-            seeds: if *seeded {
-                Some(fronts.as_slice())
-            } else {
-                None
-            },
+            parts: Some(parts.as_slice()),
+            seeds: seeds_of(*seeded),
+        }),
+        Parents::UndoMoves { seeded: true } => Some(Fused {
+            parts: None,
+            seeds: seeds_of(true),
         }),
         _ => None,
     };

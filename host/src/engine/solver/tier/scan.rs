@@ -2,7 +2,7 @@
 //! primitives and positions without moves are decided at once, the rest get a child
 //! counter. A fused scan also keeps each expanded position's children for the
 //! reverse graph, and a seeded one reads the values of children in child tiers as it
-//! goes (`seeds`). This file must not send values to parents: the level passes do.
+//! goes (`seeds`), for a graph of the moves within the tier or for undo moves. This file must not send values to parents: the level passes do.
 
 use super::counters::Cell;
 use super::ctx::{Tick, TierCtx};
@@ -139,7 +139,10 @@ pub(super) fn scan<C: Cell>(
         }
         _ => None,
     };
-    let kept = keep.map(|_| done.into_iter().map(|(_, k, _)| k).collect());
+    let kept = match keep {
+        Some(Fused { parts: Some(_), .. }) => Some(done.into_iter().map(|(_, k, _)| k).collect()),
+        _ => None,
+    };
     Ok(Scanned { edges, kept, seeds })
 }
 
@@ -154,13 +157,14 @@ pub(super) struct Scanned {
     pub seeds: Option<Seeds>,
 }
 
-/// A scan that keeps each position's children: moves into `parts` are kept for the
-/// reverse graph; with `seeds`, only moves within the tier are, and the values of
-/// children in these (whole) child tiers are read at once.
+/// A scan that expands each position: moves into `parts` are kept for the reverse
+/// graph; with `seeds`, only moves within the tier are, and the values of children
+/// in these (whole) child tiers are read at once. Without `parts` nothing is kept
+/// (the tier's own parents come from undo moves).
 #[derive(Clone, Copy)]
 pub(super) struct Fused<'a> {
-    /// The tiers the graph holds, with their sizes.
-    pub parts: &'a [(Tier, u64)],
+    /// The tiers the graph holds, with their sizes, if a graph is built.
+    pub parts: Option<&'a [(Tier, u64)]>,
     /// The whole child tiers whose values are read (seeded), if so.
     pub seeds: Option<&'a [&'a ChildFrontier]>,
 }
@@ -191,11 +195,14 @@ impl Batch<'_> {
         let kids = &self.kids[..total];
         // Room for exactly what is kept: seeded, the moves within the tier only, and
         // at most one seed a phase for each expanded position.
-        let moves = match fused.seeds {
-            Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
-            None => total,
+        let moves = match (fused.parts, fused.seeds) {
+            (None, _) => 0,
+            (Some(_), Some(_)) => kids.iter().filter(|c| c.tier == tier).count(),
+            (Some(_), None) => total,
         };
-        kept.reserve(ctx, open.clone().count(), moves)?;
+        if fused.parts.is_some() {
+            kept.reserve(ctx, open.clone().count(), moves)?;
+        }
         if fused.seeds.is_some() {
             seeds.reserve(ctx, open.count())?;
         }
@@ -208,12 +215,14 @@ impl Batch<'_> {
             at += mine.len();
             let p = self.start + k as u64;
             let Some(fronts) = fused.seeds else {
-                kept.push(game, tier, p, mine, fused.parts)?;
+                kept.push(game, tier, p, mine, fused.parts.unwrap_or_default())?;
                 continue;
             };
-            own.clear();
-            own.extend(mine.iter().filter(|c| c.tier == tier));
-            kept.push(game, tier, p, own, fused.parts)?;
+            if let Some(parts) = fused.parts {
+                own.clear();
+                own.extend(mine.iter().filter(|c| c.tier == tier));
+                kept.push(game, tier, p, own, parts)?;
+            }
             let other = mine.iter().filter(|c| c.tier != tier).copied();
             seeds
                 .add(p as u32, other, fronts)
