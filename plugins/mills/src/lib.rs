@@ -680,8 +680,9 @@ mod tests {
     }
 
     /// Children and parents numbered with X's orbit remembered from one to the next are
-    /// the states' own canonical numbers (each numbered alone, nothing remembered), on every 997th position of each 9mm tier
-    /// with 4 X and 4 O on the board or fewer, and of each 5mm tier.
+    /// the states' own canonical numbers (each numbered alone, nothing remembered), on
+    /// every 997th position of each 9mm tier with 4 X and 4 O on the board or fewer,
+    /// and of each 5mm tier.
     #[test]
     fn remembered_orbits_number_as_the_states_do() {
         for variant in ["9mm", "5mm"] {

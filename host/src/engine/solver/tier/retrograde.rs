@@ -93,7 +93,6 @@ pub fn solve_tier(
             ChildTier::Streamed(_) => None,
         })
         .collect();
-    let seeds_of = |seeded: bool| seeded.then_some(fronts.as_slice());
     let fused = match &recipe.parents {
         Parents::Graph {
             parts,
@@ -101,11 +100,11 @@ pub fn solve_tier(
             moves: GraphMoves::Scanned,
         } => Some(Fused {
             parts: Some(parts.as_slice()),
-            seeds: seeds_of(*seeded),
+            seeds: seeded.then_some(fronts.as_slice()),
         }),
         Parents::UndoMoves { seeded: true } => Some(Fused {
             parts: None,
-            seeds: seeds_of(true),
+            seeds: Some(fronts.as_slice()),
         }),
         _ => None,
     };

@@ -2,7 +2,8 @@
 //! primitives and positions without moves are decided at once, the rest get a child
 //! counter. A fused scan also keeps each expanded position's children for the
 //! reverse graph, and a seeded one reads the values of children in child tiers as it
-//! goes (`seeds`), for a graph of the moves within the tier or for undo moves. This file must not send values to parents: the level passes do.
+//! goes (`seeds`), for a graph of the moves within the tier or for undo moves. This
+//! file must not send values to parents: the level passes do.
 
 use super::counters::Cell;
 use super::ctx::{Tick, TierCtx};
@@ -139,10 +140,9 @@ pub(super) fn scan<C: Cell>(
         }
         _ => None,
     };
-    let kept = match keep {
-        Some(Fused { parts: Some(_), .. }) => Some(done.into_iter().map(|(_, k, _)| k).collect()),
-        _ => None,
-    };
+    let kept = keep
+        .and_then(|f| f.parts)
+        .map(|_| done.into_iter().map(|(_, k, _)| k).collect());
     Ok(Scanned { edges, kept, seeds })
 }
 
@@ -195,12 +195,11 @@ impl Batch<'_> {
         let kids = &self.kids[..total];
         // Room for exactly what is kept: seeded, the moves within the tier only, and
         // at most one seed a phase for each expanded position.
-        let moves = match (fused.parts, fused.seeds) {
-            (None, _) => 0,
-            (Some(_), Some(_)) => kids.iter().filter(|c| c.tier == tier).count(),
-            (Some(_), None) => total,
-        };
         if fused.parts.is_some() {
+            let moves = match fused.seeds {
+                Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
+                None => total,
+            };
             kept.reserve(ctx, open.clone().count(), moves)?;
         }
         if fused.seeds.is_some() {
@@ -214,19 +213,23 @@ impl Batch<'_> {
             let mine = &kids[at..at + s.children as usize];
             at += mine.len();
             let p = self.start + k as u64;
-            let Some(fronts) = fused.seeds else {
-                kept.push(game, tier, p, mine, fused.parts.unwrap_or_default())?;
-                continue;
-            };
             if let Some(parts) = fused.parts {
-                own.clear();
-                own.extend(mine.iter().filter(|c| c.tier == tier));
-                kept.push(game, tier, p, own, parts)?;
+                let moves = match fused.seeds {
+                    Some(_) => {
+                        own.clear();
+                        own.extend(mine.iter().filter(|c| c.tier == tier));
+                        own.as_slice()
+                    }
+                    None => mine,
+                };
+                kept.push(game, tier, p, moves, parts)?;
             }
-            let other = mine.iter().filter(|c| c.tier != tier).copied();
-            seeds
-                .add(p as u32, other, fronts)
-                .map_err(|c| undeclared(game, tier, c))?;
+            if let Some(fronts) = fused.seeds {
+                let other = mine.iter().filter(|c| c.tier != tier).copied();
+                seeds
+                    .add(p as u32, other, fronts)
+                    .map_err(|c| undeclared(game, tier, c))?;
+            }
         }
         Ok(())
     }
