@@ -120,45 +120,58 @@ fn chess_kqk_with_the_colour_flip() {
     assert!(both_ways("chess", "KQK", 2).ends_with("win in 13"));
 }
 
-/// Solves with `--parents auto` under the debug log and returns how many tiers were
-/// solved by undo moves with the child tiers' values read by the scan.
-fn seeded_tiers(module: &str, variant: &str, db: &Path) -> usize {
+/// Solves with `--parents <parents>` under the debug log and returns how many tiers'
+/// recipes contain `recipe` (as `Recipe`'s debug form prints it).
+fn tiers_solved(module: &str, variant: &str, db: &Path, parents: &str, recipe: &str) -> usize {
     let out = Command::new("timeout")
         .arg("300")
         .arg(host())
         .env("RUST_LOG", "gamesman_host::engine::solver=debug")
         .arg("--plugin")
         .arg(plugin(module))
-        .args(["--variant", variant, "solve", "--parents", "auto", "--db"])
+        .args(["--variant", variant, "solve", "--parents", parents, "--db"])
         .arg(format!("file:{}", db.display()))
         .stdin(Stdio::null())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{module} {variant}: {stderr}");
-    stderr
-        .lines()
-        .filter(|l| l.contains("UndoMoves { seeded: true }"))
-        .count()
+    stderr.lines().filter(|l| l.contains(recipe)).count()
 }
 
-/// A module with undo moves and a scan that gives children: its small loopy tiers read
-/// their child tiers' values in the scan and ask undo moves only within the tier. The
-/// files are those of the plain undo-move solve.
+/// A module with undo moves and a scan that gives children. By default (room in the
+/// plan) its loopy tiers are solved through a reverse graph of the scan's moves
+/// within the tier, seeded with the child tiers' values; with `--parents undo-within`
+/// its small loopy tiers read the seeds in the scan and ask undo moves only within the
+/// tier. The files are those of the plain undo-move solve.
 #[test]
 fn seeded_undo_moves_store_the_same_files() {
-    for (module, variant, tiers, seeded) in [("quixo", "3x3", 30, 29), ("mills", "5mm", 47, 8)] {
+    let cases = [("quixo", "3x3", 30, 29, 29), ("mills", "5mm", 47, 9, 8)];
+    for (module, variant, tiers, graphs, seeded) in cases {
         let dir = tempfile::tempdir().unwrap();
-        let (undo, auto) = (dir.path().join("undo"), dir.path().join("auto"));
-        let line = solve(module, variant, &undo, "undo-moves");
+        let db = |name: &str| dir.path().join(name);
+        let line = solve(module, variant, &db("undo"), "undo-moves");
+        let graph = "seeded: true, moves: Scanned }";
         assert_eq!(
-            seeded_tiers(module, variant, &auto),
-            seeded,
-            "{module} {variant}"
+            tiers_solved(module, variant, &db("auto"), "auto", graph),
+            graphs,
+            "{module} {variant}: tiers solved through the scan's graph"
         );
-        let (fa, fb) = (tier_files(&undo), tier_files(&auto));
-        assert_eq!(fa.len(), tiers, "{module} {variant}: tier files");
-        assert_eq!(fa, fb, "{module} {variant}: the tier files differ");
+        let within = "UndoMoves { seeded: true }";
+        assert_eq!(
+            tiers_solved(module, variant, &db("within"), "undo-within", within),
+            seeded,
+            "{module} {variant}: tiers solved by undo moves within the tier"
+        );
+        let files = tier_files(&db("undo"));
+        assert_eq!(files.len(), tiers, "{module} {variant}: tier files");
+        for way in ["auto", "within"] {
+            assert_eq!(
+                files,
+                tier_files(&db(way)),
+                "{module} {variant}: {way} differs"
+            );
+        }
         assert!(line.contains("initial position"), "{line}");
     }
 }

@@ -82,9 +82,12 @@ pub enum Command {
         /// Print one JSON summary object instead of text.
         #[arg(long)]
         json: bool,
-        /// Where parents come from: the module's undo moves when it gives them (auto),
-        /// or a reverse graph built by expanding each tier forward (forward; needs more
-        /// memory, and checks a module's undo moves by comparison).
+        /// Where parents come from: the fastest way that fits the memory plan (auto: a
+        /// reverse graph from each tier's scan where it fits, else the module's undo
+        /// moves), a reverse graph built by expanding each tier forward (forward; checks
+        /// a module's undo moves by comparison), the undo moves alone (undo-moves), or
+        /// undo moves within each tier, the child tiers' values read by the scan where
+        /// it can (undo-within; the leanest).
         #[arg(long, value_enum, default_value_t = ParentsArg::Auto)]
         parents: ParentsArg,
         /// Fail at once if another solve is writing the same database (default: wait
@@ -497,6 +500,7 @@ pub enum ParentsArg {
     Auto,
     Forward,
     UndoMoves,
+    UndoWithin,
 }
 
 impl From<ParentsArg> for ParentMode {
@@ -505,6 +509,7 @@ impl From<ParentsArg> for ParentMode {
             ParentsArg::Auto => ParentMode::Auto,
             ParentsArg::Forward => ParentMode::Forward,
             ParentsArg::UndoMoves => ParentMode::UndoMoves,
+            ParentsArg::UndoWithin => ParentMode::UndoWithin,
         }
     }
 }

@@ -91,6 +91,10 @@ pub struct TierPlan {
     pub peak_bytes: u64,
     /// Whether that fits the budget.
     pub fits: bool,
+    /// What the budget leaves the tier beyond the group's estimated peak, shared
+    /// among the tiers of the group solved at once (0 without a budget or a fit).
+    #[serde(skip)]
+    pub room: u64,
     /// The parts of the group's need.
     #[serde(skip)]
     pub need: TierNeed,
@@ -121,6 +125,14 @@ impl SolvePlan {
             .iter()
             .find(|p| p.tier == t)
             .map_or(SolveMode::Whole, |p| p.mode)
+    }
+
+    /// What the budget leaves tier `t` beyond its estimated need (0 when not planned).
+    pub fn room_of(&self, t: Tier) -> u64 {
+        self.tiers
+            .iter()
+            .find(|p| p.tier == t)
+            .map_or(0, |p| p.room)
     }
 
     /// The estimated peak of tier `t`'s group.
@@ -323,6 +335,11 @@ pub fn plan(
             (_, modes, got) = smallest;
         }
         let fits = got.total() <= limit;
+        // Without a figure for the machine's memory nothing is left over.
+        let room = match (&budget, fits) {
+            (Some(b), true) => (b.bytes - got.total()) / threads.clamp(1, group.len()) as u64,
+            _ => 0,
+        };
         for (n, &m) in group.iter().zip(&modes) {
             tiers.push(TierPlan {
                 tier: n.tier,
@@ -331,6 +348,7 @@ pub fn plan(
                 mode: m,
                 peak_bytes: got.total(),
                 fits,
+                room,
                 need: got.clone(),
             });
         }

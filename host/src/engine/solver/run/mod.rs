@@ -84,7 +84,10 @@ pub fn solve(
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
         let watch = Stopwatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
-            solve_group(game, db, &group, modes, &mut cache, options, progress)
+            let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
+            solve_group(
+                game, db, &group, modes, &rooms, &mut cache, options, progress,
+            )
         })?;
         system::return_free_memory();
         let (cpu, wall) = watch.read();
@@ -184,13 +187,15 @@ pub fn report(
     })
 }
 
-/// Solves `nodes` (independent tiers) side by side, each in its way, and stores them;
-/// returns each tier's wall time in seconds.
+/// Solves `nodes` (independent tiers) side by side, each in its way with the room the
+/// plan leaves it, and stores them; returns each tier's wall time in seconds.
+#[allow(clippy::too_many_arguments)]
 fn solve_group(
     game: &GameHandle,
     db: &dyn Database,
     nodes: &[&TierNode],
     modes: &[SolveMode],
+    rooms: &[u64],
     cache: &mut ChildCache<'_>,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
@@ -209,10 +214,11 @@ fn solve_group(
     let solved: Vec<(Option<TierRecords>, f64)> = nodes
         .par_iter()
         .zip(inputs.into_par_iter())
-        .zip(modes.par_iter())
-        .map(|((node, kids), &mode)| {
+        .zip(modes.par_iter().zip(rooms.par_iter()))
+        .map(|((node, kids), (&mode, &room))| {
             let started = Instant::now();
-            let records = solve_and_store_with(game, db, node, kids, mode, options, progress)?;
+            let records =
+                solve_and_store_with(game, db, node, kids, mode, room, options, progress)?;
             Ok((records, started.elapsed().as_secs_f64()))
         })
         .collect::<Result<_, SolveError>>()?;

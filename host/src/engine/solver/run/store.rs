@@ -91,7 +91,8 @@ pub fn solve_and_store(
                 input::read(db, child, mode[0].child_shape())
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
-        solve_and_store_with(game, db, node, kids, mode[0], options, progress)
+        let room = plan.room_of(node.tier);
+        solve_and_store_with(game, db, node, kids, mode[0], room, options, progress)
     })?;
     // A worker solves tier after tier: the last one's freed arrays must not stay
     // resident under the next one's peak.
@@ -117,19 +118,22 @@ pub fn solve_and_store(
 /// streamed) in `mode` and stores it atomically: the per-tier step every solve path
 /// takes. Returns its records, unless it was solved one byte a position
 /// (`SolveMode::Byte`): then they are assembled block by block into the file, checked
-/// from there, and never whole in memory.
+/// from there, and never whole in memory. `room` is what the plan leaves the tier
+/// beyond its estimated need (`SolvePlan::room_of`), which a faster way may take.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_and_store_with(
     game: &GameHandle,
     db: &dyn Database,
     node: &TierNode,
     children: Vec<ChildTier>,
     mode: SolveMode,
+    room: u64,
     options: &SolveOptions,
     progress: &dyn SolveProgress,
 ) -> Result<Option<TierRecords>, SolveError> {
     let t0 = Instant::now();
     progress.tier_started(node);
-    let recipe = Recipe::choose(game, node, &children, mode, options.parents, || {
+    let recipe = Recipe::choose(game, node, &children, mode, options.parents, room, || {
         db.scratch_dir()
     })?;
     log::debug!("tier {} ({}): {recipe:?}", node.tier, node.name);
@@ -190,7 +194,7 @@ pub fn solve_one(
     } else {
         SolveMode::Whole
     };
-    let recipe = Recipe::choose(game, node, children, way, mode, || None)?;
+    let recipe = Recipe::choose(game, node, children, way, mode, 0, || None)?;
     match tier::solve(&TierCtx::new(game, node), children, &recipe, tick, note)? {
         Solved::Records(records) => Ok(records),
         Solved::OneByte(_) => unreachable!("only SolveMode::Byte solves one byte a position"),

@@ -17,6 +17,39 @@ pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
         .saturating_add(child_positions.saturating_mul(4))
 }
 
+/// The most a position's seeds take: a win/lose seed and a tie seed, each 12 bytes in
+/// the scan's chunks (twice that while they grow) and 8 once gathered by level.
+pub const SEED_BYTES: u64 = 2 * (2 * 12 + 8);
+
+/// The most a tier solved through a reverse graph built from the scan's kept moves
+/// needs beyond the arrays the plan counts for a tier solved by undo moves: every move
+/// of every position counted, 8 B kept and 4 B in the graph, 8 B a kept position, and
+/// 4 B an offset for each position the graph holds parents of. Seeded, those are the
+/// tier's own, and each position's seeds are added; otherwise every child tier's too.
+pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> u64 {
+    let edges = node
+        .stored
+        .saturating_mul(game.properties().max_moves as u64);
+    let (held, seeds) = if seeded {
+        (node.stored.saturating_add(1), SEED_BYTES)
+    } else {
+        (child_positions(game, node), 0)
+    };
+    graph_bytes(edges, held)
+        .saturating_add(edges.saturating_mul(8))
+        .saturating_add(node.stored.saturating_mul(8 + seeds))
+}
+
+/// The positions a reverse graph of `node` holds parents of: its child tiers', and
+/// its own when loopy (one offset more for each).
+fn child_positions(game: &GameHandle, node: &TierNode) -> u64 {
+    node.children
+        .iter()
+        .map(|&c| game.tier_size(c).unwrap_or(0).saturating_add(1))
+        .fold(0u64, u64::saturating_add)
+        .saturating_add(if node.loopy { node.size + 1 } else { 0 })
+}
+
 /// Moves per position assumed for a reverse graph before the scan counts them.
 const ASSUMED_MOVES: u64 = 16;
 

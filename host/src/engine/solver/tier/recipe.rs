@@ -13,7 +13,7 @@
 //! and its siblings' constants.
 
 use super::counters::{MERGED_MOVES, NARROW_MOVES};
-use super::need::extra_bytes;
+use super::need::{extra_bytes, scanned_graph_bytes, SEED_BYTES};
 use super::onebyte;
 use crate::engine::game::GameHandle;
 use crate::engine::solver::base::need::SLACK_FIXED;
@@ -143,7 +143,7 @@ pub fn may_use_graph(game: &GameHandle, mode: ParentMode) -> bool {
     match mode {
         ParentMode::Forward => true,
         ParentMode::Auto => !game.has_undo_moves() || game.prefers_forward(),
-        ParentMode::UndoMoves => false,
+        ParentMode::UndoMoves | ParentMode::UndoWithin => false,
     }
 }
 
@@ -151,10 +151,6 @@ pub fn may_use_graph(game: &GameHandle, mode: ParentMode) -> bool {
 /// plan does not count them, so they must fit in a quarter of the fixed slack it adds
 /// to every tier's need.
 const SEEDS_ROOM: u64 = SLACK_FIXED / 4;
-
-/// The most a position's seeds take: a win/lose seed and a tie seed, each 12 bytes in
-/// the scan's chunks (twice that while they grow) and 8 once gathered by level.
-const SEED_BYTES: u64 = 2 * (2 * 12 + 8);
 
 /// How values flow from a child to a parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +187,10 @@ pub enum ParentMode {
     Forward,
     /// Always use undo moves (an error for a forward-only module).
     UndoMoves,
+    /// Undo moves, only within the tier where the scan reads the child tiers' values
+    /// (small tiers, as `Auto` does where the plan leaves no room for a graph); the
+    /// leanest way for a module with undo moves.
+    UndoWithin,
 }
 
 impl ParentMode {
@@ -285,7 +285,8 @@ pub enum Recipe {
 
 impl Recipe {
     /// How `node` of `game` is solved in `mode` from `children`, its parents found as
-    /// `parents` says; `scratch` gives where a one-byte tier writes its remoteness log.
+    /// `parents` says; `room` is what the memory plan leaves the tier beyond its own
+    /// need (bytes), `scratch` where a one-byte tier writes its remoteness log.
     /// The only place a way of solving a tier is decided. Fails only when the module
     /// fails a probe or cannot give what `parents` asks for (undo moves).
     pub fn choose(
@@ -294,6 +295,7 @@ impl Recipe {
         children: &[ChildTier],
         mode: SolveMode,
         parents: ParentMode,
+        room: u64,
         scratch: impl FnOnce() -> Option<PathBuf>,
     ) -> Result<Recipe, SolveError> {
         debug_assert!(
@@ -322,18 +324,25 @@ impl Recipe {
         // when the module can give both at once (`scan_children_batch`). In a
         // two-player game without WinBy, the values of the children in child tiers are
         // then read as the scan expands each position (`seeds`), and the graph holds
-        // only the tier's moves within itself. A module that asks for it
-        // (`prefers_forward`) is solved so even though it gives undo moves, when all of
-        // this holds; otherwise by its parents.
+        // only the tier's moves within itself. A module that gives undo moves is solved
+        // through the graph too, when its scan gives the moves and the graph (with the
+        // kept moves, and the seeds where they are read) fits in the room the plan left
+        // (`need::scanned_graph_bytes`); seeded always, for a module that asks for it
+        // (`prefers_forward`). One expansion of each position then serves the scan and
+        // the parents, where undo moves expand the tier a second time, backward.
+        // Otherwise it is solved by its parents.
         let whole = all_whole && matches!(layout, Layout::Narrow | Layout::Wide);
         let fusable = whole && game.scan_children_batch(node.tier, 0, &mut [], &mut [])?;
         let seedable =
             fusable && flow == Flow::Alternate && !winby && node.stored <= u32::MAX as u64;
         let graph = match parents {
-            ParentMode::UndoMoves if !game.has_undo_moves() => {
+            ParentMode::UndoMoves | ParentMode::UndoWithin if !game.has_undo_moves() => {
                 return Err(SolveError::NoUndoMoves(game.module_name().to_string()))
             }
-            ParentMode::Auto if game.has_undo_moves() => game.prefers_forward() && seedable,
+            ParentMode::Auto if game.has_undo_moves() => {
+                (seedable && game.prefers_forward())
+                    || (fusable && scanned_graph_bytes(game, node, seedable) <= room)
+            }
             _ => may_use_graph(game, parents),
         };
         let parents = if !graph {
@@ -344,7 +353,7 @@ impl Recipe {
             // slack every tier's need carries is seeded.
             Parents::UndoMoves {
                 seeded: seedable
-                    && parents == ParentMode::Auto
+                    && matches!(parents, ParentMode::Auto | ParentMode::UndoWithin)
                     && node.stored.saturating_mul(SEED_BYTES) <= SEEDS_ROOM,
             }
         } else {
