@@ -13,13 +13,16 @@ use e2e_tests::workspace::{host_binary, plugin};
 use std::path::Path;
 use std::process::Command;
 
-/// Runs `host --plugin <fixture> solve --db file:DIR EXTRA...` with logging at warn,
-/// so a failure is exactly one error paragraph.
+/// Runs `host --plugin <fixture> solve --parents undo-moves --db file:DIR EXTRA...`
+/// with logging at warn, so a failure is exactly one error paragraph. The fixtures'
+/// faults are in their undo moves and fast paths, all of which a solve by undo moves
+/// calls; by default a tier with room for a reverse graph is solved from its scan's
+/// moves instead, and never asks the undo moves.
 fn solve(fixture: &str, dir: &Path, extra: &[&str]) -> RunOutput {
     let mut cmd = Command::new(host_binary());
     cmd.arg("--plugin")
         .arg(plugin(&format!("fixture_{fixture}")))
-        .args(["solve", "--db"])
+        .args(["solve", "--parents", "undo-moves", "--db"])
         .arg(format!("file:{}", dir.display()))
         .args(extra)
         .env("RUST_LOG", "warn")
