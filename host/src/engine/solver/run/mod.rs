@@ -82,9 +82,9 @@ pub fn solve(
     let cpu_at_start = process_cpu();
     for group in Schedule::new(&graph, &is_todo, BIG_TIER).groups {
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
+        let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
         let watch = Stopwatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
-            let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
             solve_group(
                 game, db, &group, modes, &rooms, &mut cache, options, progress,
             )

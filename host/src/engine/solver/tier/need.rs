@@ -33,7 +33,9 @@ pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> 
     let (held, seeds) = if seeded {
         (node.stored.saturating_add(1), SEED_BYTES)
     } else {
-        (child_positions(game, node), 0)
+        // One offset more for each tier held.
+        let tiers = node.children.len() as u64 + node.loopy as u64;
+        (child_positions(game, node).saturating_add(tiers), 0)
     };
     graph_bytes(edges, held)
         .saturating_add(edges.saturating_mul(8))
@@ -41,13 +43,13 @@ pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> 
 }
 
 /// The positions a reverse graph of `node` holds parents of: its child tiers', and
-/// its own when loopy (one offset more for each).
+/// its own when loopy.
 fn child_positions(game: &GameHandle, node: &TierNode) -> u64 {
     node.children
         .iter()
-        .map(|&c| game.tier_size(c).unwrap_or(0).saturating_add(1))
+        .map(|&c| game.tier_size(c).unwrap_or(0))
         .fold(0u64, u64::saturating_add)
-        .saturating_add(if node.loopy { node.size + 1 } else { 0 })
+        .saturating_add(if node.loopy { node.size } else { 0 })
 }
 
 /// Moves per position assumed for a reverse graph before the scan counts them.
@@ -63,12 +65,7 @@ pub fn extra_bytes(game: &GameHandle, node: &TierNode, reverse_graph: bool) -> u
         return 0;
     }
     let moves = (game.properties().max_moves as u64).min(ASSUMED_MOVES);
-    let children: u64 = node
-        .children
-        .iter()
-        .map(|&c| game.tier_size(c).unwrap_or(0))
-        .fold(0u64, u64::saturating_add)
-        .saturating_add(if node.loopy { node.size } else { 0 });
+    let children = child_positions(game, node);
     let edges = node.size.saturating_mul(moves);
     graph_bytes(edges, children).saturating_add(edges.saturating_mul(8))
 }
