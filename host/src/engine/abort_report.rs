@@ -19,6 +19,7 @@
 //! Everything the handler touches is an atomic or a stack buffer: this file must not
 //! allocate, lock or format in the handler, and must not import the solver.
 
+use crate::engine::huge_pages;
 use crate::engine::signal_safe::{self, Text};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
@@ -99,13 +100,16 @@ pub fn allocation_handled() {
 pub struct ReportingAllocator;
 
 fn noted(p: *mut u8, size: usize) -> *mut u8 {
+    // A large block gets huge pages where the system lets the program choose.
+    huge_pages::advise(p, size);
     if p.is_null() {
         FAILED_BYTES.store(size.max(1), Ordering::Relaxed);
     }
     p
 }
 
-// SAFETY: every call is passed to `System` unchanged; only a null result is noted.
+// SAFETY: every call is passed to `System` unchanged; a null result is noted, and a
+// large block advised (`huge_pages::advise`, which neither allocates nor writes).
 unsafe impl GlobalAlloc for ReportingAllocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod db;
 pub mod floor;
 pub mod game;
+pub mod huge_pages;
 pub mod load;
 pub mod marks;
 pub mod messages;

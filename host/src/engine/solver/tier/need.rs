@@ -23,9 +23,11 @@ pub const SEED_BYTES: u64 = 2 * (2 * 12 + 8);
 
 /// The most a tier solved through a reverse graph built from the scan's kept moves
 /// needs beyond the arrays the plan counts for a tier solved by undo moves: every move
-/// of every position counted, 8 B kept and 4 B in the graph, 8 B a kept position, and
-/// 4 B an offset for each position the graph holds parents of. Seeded, those are the
-/// tier's own, and each position's seeds are added; otherwise every child tier's too.
+/// of every position counted, 8 B kept (4 B in a graph of the tier's own moves, as
+/// `parents::kept_as_positions` keeps them) and 4 B in the graph, 8 B a kept position,
+/// and 4 B an offset for each position the graph holds parents of. Seeded, those are
+/// the tier's own, and each position's seeds are added; otherwise every child tier's
+/// too.
 pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> u64 {
     let edges = node
         .stored
@@ -37,8 +39,13 @@ pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> 
         let tiers = node.children.len() as u64 + node.loopy as u64;
         (child_positions(game, node).saturating_add(tiers), 0)
     };
+    let kept = if seeded && node.stored <= u32::MAX as u64 + 1 {
+        4
+    } else {
+        8
+    };
     graph_bytes(edges, held)
-        .saturating_add(edges.saturating_mul(8))
+        .saturating_add(edges.saturating_mul(kept))
         .saturating_add(node.stored.saturating_mul(8 + seeds))
 }
 
@@ -47,9 +54,9 @@ pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> 
 fn child_positions(game: &GameHandle, node: &TierNode) -> u64 {
     node.children
         .iter()
-        .map(|&c| game.tier_size(c).unwrap_or(0))
+        .map(|&c| game.stored_size(c).unwrap_or(0))
         .fold(0u64, u64::saturating_add)
-        .saturating_add(if node.loopy { node.size } else { 0 })
+        .saturating_add(if node.loopy { node.stored } else { 0 })
 }
 
 /// Moves per position assumed for a reverse graph before the scan counts them.

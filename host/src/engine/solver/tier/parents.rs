@@ -40,9 +40,24 @@ pub struct ReverseGraph {
 
 struct Part {
     child: Tier,
-    /// `offsets[c]..offsets[c + 1]` indexes `parents` for child position `c`.
+    /// `offsets[c]..offsets[c + 1]` indexes `parents` for child position `c`, one of
+    /// the tier's stored positions (one offset more than those).
     offsets: Vec<AtomicU32>,
     parents: Vec<AtomicU32>,
+}
+
+impl Part {
+    /// Stored positions of the child tier: the only ones ever sent to their parents.
+    fn positions(&self) -> u64 {
+        self.offsets.len().saturating_sub(1) as u64
+    }
+
+    /// The counter of child position `c` while the graph is built (`None` past the
+    /// tier's stored positions: such a move is not held).
+    #[inline]
+    fn offset(&self, c: u64) -> Option<&AtomicU32> {
+        (c < self.positions()).then(|| &self.offsets[c as usize])
+    }
 }
 
 impl ReverseGraph {
@@ -90,15 +105,16 @@ impl ReverseGraph {
 
         // Pass 1: count each child's parents (keeping the children when asked to).
         let count = |code: u64| {
-            parts[(code >> PART_SHIFT) as usize].offsets[(code & POSITION_MASK) as usize]
-                .fetch_add(1, Relaxed);
+            if let Some(o) = parts[(code >> PART_SHIFT) as usize].offset(code & POSITION_MASK) {
+                o.fetch_add(1, Relaxed);
+            }
         };
         let keep = !matches!(moves, Moves::Twice);
         let kept = match moves {
             Moves::Given(kept) => kept,
             Moves::Keep => expand(game, tier, n, inner, &|list, kids, counts| {
                 let mut e = Expanded::default();
-                e.reserve(ctx, list.len(), kids.len())?;
+                e.reserve(ctx, list.len(), kids.len(), child_tiers)?;
                 let mut at = 0usize;
                 for (&p, &m) in list.iter().zip(counts) {
                     e.push(game, tier, p, &kids[at..at + m as usize], child_tiers)?;
@@ -116,10 +132,9 @@ impl ReverseGraph {
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    for &code in &e.kids {
-                        if let Some(o) = share.mine(code) {
-                            o.store(o.load(Relaxed).wrapping_add(1), Relaxed);
-                        }
+                    match &e.kids {
+                        Kids::Codes(k) => count_owned(share, k),
+                        Kids::Positions(k) => count_owned(share, k),
                     }
                 }
                 Ok(())
@@ -141,7 +156,12 @@ impl ReverseGraph {
         // Pass 2: fill, from the kept children or by expanding the tier again.
         let place = |p: u64, k: usize, position: u64| -> Result<(), SolveError> {
             let part = &parts[k];
-            let slot = part.offsets[position as usize].fetch_sub(1, Relaxed);
+            // A child past its tier's stored positions has no record and is never
+            // sent: it has no offset (the count pass skipped it too).
+            let Some(offset) = part.offset(position) else {
+                return Ok(());
+            };
+            let slot = offset.fetch_sub(1, Relaxed);
             // A module whose children differ between two identical calls would
             // underflow here; report it instead of writing out of place.
             let Some(slot) = slot.checked_sub(1) else {
@@ -153,19 +173,11 @@ impl ReverseGraph {
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    let mut at = 0usize;
-                    for (&p, &m) in e.parents.iter().zip(&e.counts) {
-                        for &code in &e.kids[at..at + m as usize] {
-                            let Some(o) = share.mine(code) else { continue };
-                            let Some(slot) = o.load(Relaxed).checked_sub(1) else {
-                                return Err(unstable(game, tier, p as u64));
-                            };
-                            o.store(slot, Relaxed);
-                            let part = &parts[(code >> PART_SHIFT) as usize];
-                            part.parents[slot as usize].store(p, Relaxed);
-                        }
-                        at += m as usize;
-                    }
+                    let filled = match &e.kids {
+                        Kids::Codes(k) => fill_owned(share, e, k),
+                        Kids::Positions(k) => fill_owned(share, e, k),
+                    };
+                    filled.map_err(|p| unstable(game, tier, p as u64))?;
                 }
                 Ok(())
             })?;
@@ -243,7 +255,7 @@ fn by_owner(
         let bounds = parts
             .iter()
             .map(|p| {
-                let n = p.offsets.len() as u64;
+                let n = p.positions();
                 let per = n.div_ceil(owners);
                 let lo = (per * w).min(n);
                 (lo, per.min(n - lo))
@@ -268,6 +280,56 @@ impl Share<'_> {
         let position = code & POSITION_MASK;
         let (lo, len) = self.bounds[k];
         (position.wrapping_sub(lo) < len).then(|| &self.parts[k].offsets[position as usize])
+    }
+}
+
+/// The count pass over one chunk's kept moves: each owned child's offset goes up by
+/// one a move.
+fn count_owned<K: Code>(share: &Share<'_>, kids: &[K]) {
+    for &k in kids {
+        if let Some(o) = share.mine(k.code()) {
+            o.store(o.load(Relaxed).wrapping_add(1), Relaxed);
+        }
+    }
+}
+
+/// The fill pass over one chunk's kept moves (`e`, its children `kids`): each owned
+/// child's offset goes down by one and the parent is written there. An offset already
+/// at its run's start (a module whose children changed between the passes) is
+/// returned as the parent that found it.
+fn fill_owned<K: Code>(share: &Share<'_>, e: &Expanded, kids: &[K]) -> Result<(), u32> {
+    let mut at = 0usize;
+    for (&p, &m) in e.parents.iter().zip(&e.counts) {
+        for &k in &kids[at..at + m as usize] {
+            let code = k.code();
+            let Some(o) = share.mine(code) else { continue };
+            let slot = o.load(Relaxed).checked_sub(1).ok_or(p)?;
+            o.store(slot, Relaxed);
+            let part = &share.parts[(code >> PART_SHIFT) as usize];
+            part.parents[slot as usize].store(p, Relaxed);
+        }
+        at += m as usize;
+    }
+    Ok(())
+}
+
+/// A kept move as stored: a code (`encode`), or a position of the graph's only part.
+trait Code: Copy {
+    /// The move's code (`encode`).
+    fn code(self) -> u64;
+}
+
+impl Code for u64 {
+    #[inline]
+    fn code(self) -> u64 {
+        self
+    }
+}
+
+impl Code for u32 {
+    #[inline]
+    fn code(self) -> u64 {
+        self as u64
     }
 }
 
@@ -301,35 +363,65 @@ fn encode(c: &TierPosition, child_tiers: &[(Tier, u64)]) -> Option<u64> {
 }
 
 /// A chunk of a tier's expansion, kept for the graph's fill pass: the expanded
-/// positions, their numbers of children, and the children as codes (`encode`).
+/// positions, their numbers of children, and the children.
 #[derive(Default)]
 pub struct Expanded {
     parents: Vec<u32>,
     counts: Vec<u32>,
-    kids: Vec<u64>,
+    kids: Kids,
+}
+
+/// The children kept: as codes (`encode`, 8 bytes a move), or as plain positions when
+/// the graph has one part of at most 2^32 positions (4 bytes a move: a seeded graph,
+/// which holds only the moves within the tier).
+enum Kids {
+    Codes(Vec<u64>),
+    Positions(Vec<u32>),
+}
+
+impl Default for Kids {
+    fn default() -> Kids {
+        Kids::Codes(Vec::new())
+    }
+}
+
+/// Whether moves into `child_tiers` are kept as plain positions (`Kids::Positions`).
+pub fn kept_as_positions(child_tiers: &[(Tier, u64)]) -> bool {
+    matches!(child_tiers, [(_, size)] if *size <= u32::MAX as u64 + 1)
 }
 
 impl Expanded {
-    /// Room for `positions` more positions with `moves` children in all (the error
-    /// names the tier when memory runs out).
+    /// Room for `positions` more positions with `moves` children in all, moves into
+    /// `child_tiers` (the error names the tier when memory runs out).
     pub fn reserve(
         &mut self,
         ctx: &TierCtx<'_>,
         positions: usize,
         moves: usize,
+        child_tiers: &[(Tier, u64)],
     ) -> Result<(), SolveError> {
         ctx.grow("kept moves", &mut self.parents, positions)?;
         ctx.grow("kept moves", &mut self.counts, positions)?;
-        ctx.grow("kept moves", &mut self.kids, moves)
+        if matches!(&self.kids, Kids::Codes(k) if k.is_empty()) && kept_as_positions(child_tiers) {
+            self.kids = Kids::Positions(Vec::new());
+        }
+        match &mut self.kids {
+            Kids::Codes(k) => ctx.grow("kept moves", k, moves),
+            Kids::Positions(k) => ctx.grow("kept moves", k, moves),
+        }
     }
 
     /// Moves kept.
     pub fn moves(&self) -> usize {
-        self.kids.len()
+        match &self.kids {
+            Kids::Codes(k) => k.len(),
+            Kids::Positions(k) => k.len(),
+        }
     }
 
     /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
-    /// order); a child in a tier not among them is an error naming the module.
+    /// order, as given to `reserve`); a child in a tier not among them is an error
+    /// naming the module.
     pub fn push(
         &mut self,
         game: &GameHandle,
@@ -338,12 +430,29 @@ impl Expanded {
         kids: &[TierPosition],
         child_tiers: &[(Tier, u64)],
     ) -> Result<(), SolveError> {
-        self.parents.push(p as u32);
-        self.counts.push(kids.len() as u32);
-        for c in kids {
-            let code = encode(c, child_tiers).ok_or_else(|| undeclared(game, tier, *c))?;
-            self.kids.push(code);
+        let missing = |c: &TierPosition| undeclared(game, tier, *c);
+        let before = self.moves();
+        match &mut self.kids {
+            Kids::Codes(k) => {
+                for c in kids {
+                    k.push(encode(c, child_tiers).ok_or_else(|| missing(c))?);
+                }
+            }
+            Kids::Positions(k) => {
+                // One part: its tier is the only one a move may lead to. A child past
+                // its stored positions is never sent (it has no record), so it is not
+                // kept: truncated to 32 bits it would name another position.
+                let stored = child_tiers[0].1;
+                for c in kids {
+                    let code = encode(c, child_tiers).ok_or_else(|| missing(c))?;
+                    if code < stored {
+                        k.push(code as u32);
+                    }
+                }
+            }
         }
+        self.parents.push(p as u32);
+        self.counts.push((self.moves() - before) as u32);
         Ok(())
     }
 }

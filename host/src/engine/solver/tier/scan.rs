@@ -195,12 +195,12 @@ impl Batch<'_> {
         let kids = &self.kids[..total];
         // Room for exactly what is kept: seeded, the moves within the tier only, and
         // at most one seed a phase for each expanded position.
-        if fused.parts.is_some() {
+        if let Some(parts) = fused.parts {
             let moves = match fused.seeds {
                 Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
                 None => total,
             };
-            kept.reserve(ctx, open.clone().count(), moves)?;
+            kept.reserve(ctx, open.clone().count(), moves, parts)?;
         }
         if fused.seeds.is_some() {
             seeds.reserve(ctx, open.count())?;
