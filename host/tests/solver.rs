@@ -482,6 +482,84 @@ fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
     assert!(edges > 1000, "the graphs compared hold {edges} moves");
 }
 
+#[test]
+fn a_reverse_graph_over_stored_positions_holds_their_parents_and_no_more_offsets() {
+    use gamesman_host::engine::solver::parents::{Moves, ReverseGraph};
+    // Quixo numbers its canonical positions first, so its tiers store fewer positions
+    // than they index: only those get offsets, the parents of each the same as in a
+    // graph over every index, kept (as 4-byte positions, one part) or expanded twice.
+    let host = std::path::PathBuf::from(env!("CARGO_BIN_EXE_host"));
+    let path = host.parent().unwrap().join("libquixo.so");
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace first",
+        path.display()
+    );
+    let module = gamesman_host::engine::load::loader::load(path.to_str().unwrap()).unwrap();
+    let game = module.open(Some("3x3")).unwrap();
+    let graph = TierGraph::discover(&game).unwrap();
+    let (mut narrowed, mut single, mut edges) = (0, 0, 0u64);
+    for node in graph
+        .order
+        .iter()
+        .filter(|n| n.loopy || !n.children.is_empty())
+    {
+        let open = |i: u64| {
+            let p = TierPosition::new(node.tier, i);
+            game.is_legal(p).unwrap()
+                && game.is_canonical(p).unwrap()
+                && game.primitive(p).unwrap() == Value::UNDECIDED
+        };
+        // Every tier its moves lead to (its own when loopy), at its full size and at
+        // its stored size. A tier with only its own moves (Quixo's full boards) has
+        // one part: its kept moves are 4-byte positions.
+        let mut full: Vec<(Tier, u64)> = node
+            .children
+            .iter()
+            .map(|&c| (c, game.tier_size(c).unwrap()))
+            .collect();
+        if node.loopy {
+            full.push((node.tier, node.size));
+        }
+        let stored: Vec<(Tier, u64)> = full
+            .iter()
+            .map(|&(t, _)| (t, game.stored_size(t).unwrap()))
+            .collect();
+        narrowed += full.iter().zip(&stored).filter(|(f, s)| s.1 < f.1).count();
+        let every = ReverseGraph::build(&game, node, &open, &full, Moves::Keep).unwrap();
+        for moves in [Moves::Keep, Moves::Twice] {
+            let g = ReverseGraph::build(&game, node, &open, &stored, moves).unwrap();
+            let held: u64 = stored.iter().map(|&(_, s)| s + 1).sum();
+            assert_eq!(g.bytes(), 4 * (g.edges() + held), "tier {}", node.tier);
+            for (&(tier, size), &(_, kept)) in full.iter().zip(&stored) {
+                for c in 0..size {
+                    let mut a: Vec<u64> = g.parents(tier, c).collect();
+                    let mut b: Vec<u64> = every.parents(tier, c).collect();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    if c >= kept {
+                        assert!(
+                            a.is_empty(),
+                            "tier {} child {tier}:{c} not stored",
+                            node.tier
+                        );
+                    } else {
+                        assert_eq!(a, b, "tier {} child {tier}:{c}", node.tier);
+                    }
+                }
+            }
+            edges += g.edges();
+            single += (stored.len() == 1) as usize;
+        }
+    }
+    assert!(single > 0, "no tier of Quixo 3x3 has only its own moves");
+    assert!(
+        narrowed > 0,
+        "no tier of Quixo 3x3 stores fewer than it indexes"
+    );
+    assert!(edges > 100, "the graphs compared hold {edges} moves");
+}
+
 // ---- threads and damaged files ----------------------------------------------------
 
 fn all_records(game: &GameHandle, db: &dyn Database) -> Vec<Vec<u16>> {

@@ -77,6 +77,10 @@ impl Levels<'_, '_> {
         let loopy = self.ctx.node.loopy;
         let mut own = loopy && self.now.any();
         let mut r = 0u32;
+        // One thread in the pool running the passes: nothing else updates a counter
+        // or a mark while they run (rayon runs a one-thread pool's work one piece after
+        // another), so they take plain loads and stores (`Send::solo`).
+        let solo = rayon::current_num_threads() == 1;
         while r < child_levels || own {
             let send = Send {
                 game: self.ctx.game,
@@ -86,6 +90,7 @@ impl Levels<'_, '_> {
                 r,
                 phase,
                 next: self.next,
+                solo,
             };
             // The child tiers' values: as the scan read them, or from their levels.
             let children = match self.seeds {
@@ -145,9 +150,24 @@ struct Send<'a, C> {
     r: u32,
     phase: Phase,
     next: &'a Bits,
+    /// No other thread runs the passes: counters and marks are updated with plain
+    /// loads and stores. A locked read-modify-write is a full barrier on x86, so each
+    /// one waited for its counter's cache miss where plain stores let the misses of
+    /// successive parents overlap.
+    solo: bool,
 }
 
 impl<C: Cell> Send<'_, C> {
+    /// Marks `p` decided at the next level.
+    #[inline]
+    fn mark(&self, p: u64) {
+        if self.solo {
+            self.next.set_alone(p);
+        } else {
+            self.next.set(p);
+        }
+    }
+
     /// A level of a child tier (or of any tier, given as a list).
     // Generic rather than `dyn`: `packed_of` runs once per child position, and
     // inlined it is a load.
@@ -207,9 +227,17 @@ impl<C: Cell> Send<'_, C> {
                     Phase::WinLose if s.losing_moves == 0 => (Value::WIN, 1),
                     Phase::WinLose => (Value::LOSE, s.losing_moves),
                 };
-                let decided = update(self.counters, records, p, child, self.r + 1, self.phase);
+                let decided = update(
+                    self.counters,
+                    records,
+                    p,
+                    child,
+                    self.r + 1,
+                    self.phase,
+                    self.solo,
+                );
                 if decided {
-                    self.next.set(p);
+                    self.mark(p);
                 }
             }
         });
@@ -281,8 +309,16 @@ impl<C: Cell> Send<'_, C> {
                             }
                         }
                     };
-                    if update(counters, &state.records, p, (v, 1), self.r + 1, self.phase) {
-                        self.next.set(p);
+                    if update(
+                        counters,
+                        &state.records,
+                        p,
+                        (v, 1),
+                        self.r + 1,
+                        self.phase,
+                        self.solo,
+                    ) {
+                        self.mark(p);
                     }
                 }
                 Ok(())
@@ -315,7 +351,8 @@ fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<P
 
 /// Applies the value `v` (from the parent's mover's view) of `moves` of parent `p`'s
 /// children to it (several at once only for losses the scan read, `seeds`); returns
-/// whether this decided `p` (at remoteness `r`).
+/// whether this decided `p` (at remoteness `r`). `solo`: no other thread updates
+/// counters meanwhile, so the new count is stored plainly.
 #[inline]
 fn update<C: Cell>(
     counters: &[C],
@@ -324,6 +361,7 @@ fn update<C: Cell>(
     (v, moves): (Value, u32),
     r: u32,
     phase: Phase,
+    solo: bool,
 ) -> bool {
     let counter = &counters[p as usize];
     let mut cur = counter.get();
@@ -345,7 +383,13 @@ fn update<C: Cell>(
             }
             Phase::WinLose => return false,
         };
-        match counter.cas(cur, new) {
+        let swapped = if solo {
+            counter.put(new);
+            Ok(cur)
+        } else {
+            counter.cas(cur, new)
+        };
+        match swapped {
             Ok(_) => {
                 if new == C::DECIDED {
                     counter.settle(records, p as usize, decided_as, r);
