@@ -10,7 +10,7 @@ use common::{naive_solve, naive_winby, register, Graph, GraphGame, Node, Rng};
 use gamesman_host::engine::db::{self, Database, GameKey, TierStatus};
 use gamesman_host::engine::record::Record;
 use gamesman_host::engine::solver::{self, Silent, SolveOptions};
-use gamesman_host::engine::tier::TierGraph;
+use gamesman_host::engine::tier::{TierGraph, TierNode};
 use gamesman_host::GameHandle;
 use gamesman_plugin_api::{Tier, TierPosition, Value};
 use mtttier::MttTier;
@@ -432,6 +432,41 @@ fn the_reverse_graph_gives_what_undo_moves_give_on_random_games() {
     }
 }
 
+/// The positions of `node` the solver expands: legal, canonical, not primitive.
+fn expanded_of<'a>(game: &'a GameHandle, node: &'a TierNode) -> impl Fn(u64) -> bool + Sync + 'a {
+    move |i: u64| {
+        let p = TierPosition::new(node.tier, i);
+        game.is_legal(p).unwrap()
+            && game.is_canonical(p).unwrap()
+            && game.primitive(p).unwrap() == Value::UNDECIDED
+    }
+}
+
+/// The tiers a reverse graph of `node` holds parents for (its child tiers, and itself
+/// when loopy), at their full sizes.
+fn graph_parts(game: &GameHandle, node: &TierNode) -> Vec<(Tier, u64)> {
+    let mut parts: Vec<(Tier, u64)> = node
+        .children
+        .iter()
+        .map(|&c| (c, game.tier_size(c).unwrap()))
+        .collect();
+    if node.loopy {
+        parts.push((node.tier, node.size));
+    }
+    parts
+}
+
+/// The parents `graph` holds for position `c` of `tier`, sorted.
+fn sorted_parents(
+    graph: &gamesman_host::engine::solver::parents::ReverseGraph,
+    tier: Tier,
+    c: u64,
+) -> Vec<u64> {
+    let mut found: Vec<u64> = graph.parents(tier, c).collect();
+    found.sort_unstable();
+    found
+}
+
 #[test]
 fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
     use gamesman_host::engine::solver::parents::{Moves, ReverseGraph};
@@ -449,30 +484,17 @@ fn a_reverse_graph_built_from_kept_moves_equals_one_built_by_expanding_twice() {
     for game in &games {
         let graph = TierGraph::discover(game).unwrap();
         for node in &graph.order {
-            // The positions the solver expands: legal, canonical, not primitive.
-            let open = |i: u64| {
-                let p = TierPosition::new(node.tier, i);
-                game.is_legal(p).unwrap()
-                    && game.is_canonical(p).unwrap()
-                    && game.primitive(p).unwrap() == Value::UNDECIDED
-            };
-            let mut child_tiers: Vec<(Tier, u64)> = node
-                .children
-                .iter()
-                .map(|&c| (c, game.tier_size(c).unwrap()))
-                .collect();
-            if node.loopy {
-                child_tiers.push((node.tier, node.size));
-            }
+            let open = expanded_of(game, node);
+            let child_tiers = graph_parts(game, node);
             let kept = ReverseGraph::build(game, node, &open, &child_tiers, Moves::Keep).unwrap();
             let twice = ReverseGraph::build(game, node, &open, &child_tiers, Moves::Twice).unwrap();
             assert_eq!(kept.edges(), twice.edges(), "{game:?} tier {}", node.tier);
             for &(child, size) in &child_tiers {
                 for c in 0..size {
-                    let mut a: Vec<u64> = kept.parents(child, c).collect();
-                    let mut b: Vec<u64> = twice.parents(child, c).collect();
-                    a.sort_unstable();
-                    b.sort_unstable();
+                    let (a, b) = (
+                        sorted_parents(&kept, child, c),
+                        sorted_parents(&twice, child, c),
+                    );
                     assert_eq!(a, b, "{game:?} tier {} child {child}:{c}", node.tier);
                 }
             }
@@ -504,23 +526,11 @@ fn a_reverse_graph_over_stored_positions_holds_their_parents_and_no_more_offsets
         .iter()
         .filter(|n| n.loopy || !n.children.is_empty())
     {
-        let open = |i: u64| {
-            let p = TierPosition::new(node.tier, i);
-            game.is_legal(p).unwrap()
-                && game.is_canonical(p).unwrap()
-                && game.primitive(p).unwrap() == Value::UNDECIDED
-        };
+        let open = expanded_of(&game, node);
         // Every tier its moves lead to (its own when loopy), at its full size and at
         // its stored size. A tier with only its own moves (Quixo's full boards) has
         // one part: its kept moves are 4-byte positions.
-        let mut full: Vec<(Tier, u64)> = node
-            .children
-            .iter()
-            .map(|&c| (c, game.tier_size(c).unwrap()))
-            .collect();
-        if node.loopy {
-            full.push((node.tier, node.size));
-        }
+        let full = graph_parts(&game, node);
         let stored: Vec<(Tier, u64)> = full
             .iter()
             .map(|&(t, _)| (t, game.stored_size(t).unwrap()))
@@ -533,10 +543,7 @@ fn a_reverse_graph_over_stored_positions_holds_their_parents_and_no_more_offsets
             assert_eq!(g.bytes(), 4 * (g.edges() + held), "tier {}", node.tier);
             for (&(tier, size), &(_, kept)) in full.iter().zip(&stored) {
                 for c in 0..size {
-                    let mut a: Vec<u64> = g.parents(tier, c).collect();
-                    let mut b: Vec<u64> = every.parents(tier, c).collect();
-                    a.sort_unstable();
-                    b.sort_unstable();
+                    let (a, b) = (sorted_parents(&g, tier, c), sorted_parents(&every, tier, c));
                     if c >= kept {
                         assert!(
                             a.is_empty(),

@@ -9,6 +9,7 @@ use crate::engine::game::GameHandle;
 use crate::engine::solver::base::TierNeed;
 use crate::engine::solver::input::frontier::bits_bytes;
 use crate::engine::tier::TierNode;
+use gamesman_plugin_api::Tier;
 
 /// The memory a reverse graph needs: 4 bytes per edge plus 4 per child position.
 pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
@@ -21,10 +22,17 @@ pub fn graph_bytes(edges: u64, child_positions: u64) -> u64 {
 /// the scan's chunks (twice that while they grow) and 8 once gathered by level.
 pub const SEED_BYTES: u64 = 2 * (2 * 12 + 8);
 
+/// Whether a reverse graph's kept moves into `child_tiers` (its parts, with their
+/// stored sizes) are plain 4-byte positions rather than 8-byte codes: one part, whose
+/// positions fit 32 bits.
+pub fn kept_as_positions(child_tiers: &[(Tier, u64)]) -> bool {
+    matches!(child_tiers, [(_, size)] if *size <= u32::MAX as u64 + 1)
+}
+
 /// The most a tier solved through a reverse graph built from the scan's kept moves
 /// needs beyond the arrays the plan counts for a tier solved by undo moves: every move
 /// of every position counted, 8 B kept (4 B in a graph of the tier's own moves, as
-/// `parents::kept_as_positions` keeps them) and 4 B in the graph, 8 B a kept position,
+/// `kept_as_positions` says) and 4 B in the graph, 8 B a kept position,
 /// and 4 B an offset for each position the graph holds parents of. Seeded, those are
 /// the tier's own, and each position's seeds are added; otherwise every child tier's
 /// too.
@@ -39,7 +47,7 @@ pub fn scanned_graph_bytes(game: &GameHandle, node: &TierNode, seeded: bool) -> 
         let tiers = node.children.len() as u64 + node.loopy as u64;
         (child_positions(game, node).saturating_add(tiers), 0)
     };
-    let kept = if seeded && node.stored <= u32::MAX as u64 + 1 {
+    let kept = if seeded && kept_as_positions(&[(node.tier, node.stored)]) {
         4
     } else {
         8

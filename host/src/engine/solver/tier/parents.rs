@@ -13,6 +13,7 @@
 
 use super::ctx::TierCtx;
 pub use super::need::graph_bytes;
+use super::need::kept_as_positions;
 pub use super::recipe::ParentMode;
 use crate::engine::game::GameHandle;
 use crate::engine::solver::base::SolveError;
@@ -113,8 +114,8 @@ impl ReverseGraph {
         let kept = match moves {
             Moves::Given(kept) => kept,
             Moves::Keep => expand(game, tier, n, inner, &|list, kids, counts| {
-                let mut e = Expanded::default();
-                e.reserve(ctx, list.len(), kids.len(), child_tiers)?;
+                let mut e = Expanded::new(child_tiers);
+                e.reserve(ctx, list.len(), kids.len())?;
                 let mut at = 0usize;
                 for (&p, &m) in list.iter().zip(counts) {
                     e.push(game, tier, p, &kids[at..at + m as usize], child_tiers)?;
@@ -385,26 +386,31 @@ impl Default for Kids {
     }
 }
 
-/// Whether moves into `child_tiers` are kept as plain positions (`Kids::Positions`).
-pub fn kept_as_positions(child_tiers: &[(Tier, u64)]) -> bool {
-    matches!(child_tiers, [(_, size)] if *size <= u32::MAX as u64 + 1)
-}
-
 impl Expanded {
-    /// Room for `positions` more positions with `moves` children in all, moves into
-    /// `child_tiers` (the error names the tier when memory runs out).
+    /// Nothing kept yet, of moves into `child_tiers` (the graph's): as plain positions
+    /// where `need::kept_as_positions` says so, else as codes.
+    pub fn new(child_tiers: &[(Tier, u64)]) -> Expanded {
+        let kids = if kept_as_positions(child_tiers) {
+            Kids::Positions(Vec::new())
+        } else {
+            Kids::Codes(Vec::new())
+        };
+        Expanded {
+            kids,
+            ..Expanded::default()
+        }
+    }
+
+    /// Room for `positions` more positions with `moves` children in all (the error
+    /// names the tier when memory runs out).
     pub fn reserve(
         &mut self,
         ctx: &TierCtx<'_>,
         positions: usize,
         moves: usize,
-        child_tiers: &[(Tier, u64)],
     ) -> Result<(), SolveError> {
         ctx.grow("kept moves", &mut self.parents, positions)?;
         ctx.grow("kept moves", &mut self.counts, positions)?;
-        if matches!(&self.kids, Kids::Codes(k) if k.is_empty()) && kept_as_positions(child_tiers) {
-            self.kids = Kids::Positions(Vec::new());
-        }
         match &mut self.kids {
             Kids::Codes(k) => ctx.grow("kept moves", k, moves),
             Kids::Positions(k) => ctx.grow("kept moves", k, moves),
@@ -420,8 +426,8 @@ impl Expanded {
     }
 
     /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
-    /// order, as given to `reserve`); a child in a tier not among them is an error
-    /// naming the module.
+    /// order, as given to `new`); a child in a tier not among them is an error naming
+    /// the module.
     pub fn push(
         &mut self,
         game: &GameHandle,

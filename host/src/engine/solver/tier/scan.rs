@@ -55,7 +55,9 @@ pub(super) fn scan<C: Cell>(
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
-                let mut kept = Expanded::default();
+                let mut kept = keep
+                    .and_then(|f| f.parts)
+                    .map_or_else(Expanded::default, Expanded::new);
                 let mut seeds = SeedChunk::default();
                 match keep {
                     None => game.scan_batch(node.tier, first as u64, out)?,
@@ -195,12 +197,12 @@ impl Batch<'_> {
         let kids = &self.kids[..total];
         // Room for exactly what is kept: seeded, the moves within the tier only, and
         // at most one seed a phase for each expanded position.
-        if let Some(parts) = fused.parts {
+        if fused.parts.is_some() {
             let moves = match fused.seeds {
                 Some(_) => kids.iter().filter(|c| c.tier == tier).count(),
                 None => total,
             };
-            kept.reserve(ctx, open.clone().count(), moves, parts)?;
+            kept.reserve(ctx, open.clone().count(), moves)?;
         }
         if fused.seeds.is_some() {
             seeds.reserve(ctx, open.count())?;
