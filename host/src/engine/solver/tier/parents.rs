@@ -226,6 +226,14 @@ impl ReverseGraph {
         range.flat_map(|(p, r)| p.parents[r].iter().map(|a| a.load(Relaxed) as u64))
     }
 
+    /// The parents of the stored positions of `child_tier`, if the graph holds that tier.
+    pub fn part(&self, child_tier: Tier) -> Option<GraphPart<'_>> {
+        self.parts
+            .iter()
+            .find(|p| p.child == child_tier)
+            .map(|part| GraphPart { part })
+    }
+
     /// Edges (moves) held.
     pub fn edges(&self) -> u64 {
         self.parts.iter().map(|p| p.parents.len() as u64).sum()
@@ -237,6 +245,31 @@ impl ReverseGraph {
             .iter()
             .map(|p| 4 * (p.parents.len() + p.offsets.len()) as u64)
             .sum()
+    }
+}
+
+/// The parents of one child tier's positions in a reverse graph (`ReverseGraph::part`).
+#[derive(Clone, Copy)]
+pub struct GraphPart<'a> {
+    part: &'a Part,
+}
+
+impl<'a> GraphPart<'a> {
+    /// Stored positions of the child tier (every one has a run, maybe empty).
+    pub fn positions(&self) -> u64 {
+        self.part.positions()
+    }
+
+    /// The parents (indices in the solved tier) of child position `c`, below
+    /// `positions()`.
+    #[inline]
+    pub fn parents_of(&self, c: u64) -> impl Iterator<Item = u64> + 'a {
+        let o = &self.part.offsets;
+        let lo = o[c as usize].load(Relaxed) as usize;
+        let hi = o[c as usize + 1].load(Relaxed) as usize;
+        self.part.parents[lo..hi]
+            .iter()
+            .map(|a| a.load(Relaxed) as u64)
     }
 }
 

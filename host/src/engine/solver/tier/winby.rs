@@ -11,12 +11,12 @@
 //! must not change values or remoteness.
 
 use super::ctx::{TierCtx, PARENT_CHUNK};
-use super::parents::{for_each_parents, ParentBuffers};
+use super::parents::{for_each_parents, ParentBuffers, ParentSource, ReverseGraph};
 use super::state::TierState;
 use crate::engine::record::value_of;
 use crate::engine::solver::base::SolveError;
 use crate::engine::solver::input::ChildTier;
-use gamesman_plugin_api::{TierPosition, Value};
+use gamesman_plugin_api::{Tier, TierPosition, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
@@ -76,52 +76,21 @@ pub fn winby_pass(
         };
         w.store(start, Relaxed);
     });
-    let cap = game.properties().max_moves as usize;
     // Inner positions fold their children in other tiers and count their decided
-    // children in this tier. Ranges of indices, not a list of positions, so the pass
-    // allocates nothing per position; nothing is listed.
+    // children in this tier: from the reverse graph where it holds every such move
+    // (no module call), else from the module's children.
+    let pass = Margins {
+        values,
+        pending: &pending,
+        is_inner: &is_inner,
+        fold: &fold,
+        finish: &finish,
+    };
+    match whole_graph(state, children, node.loopy) {
+        Some(graph) => pass.by_graph(graph, node.tier, children)?,
+        None => pass.by_children(ctx, children)?,
+    }
     let ranges = n.div_ceil(CHUNK);
-    (0..ranges).into_par_iter().try_for_each_init(
-        || {
-            (
-                vec![TierPosition::default(); CHUNK * cap],
-                vec![0u32; CHUNK],
-                Vec::with_capacity(CHUNK),
-            )
-        },
-        |(kids, counts, chunk), r| -> Result<(), SolveError> {
-            let lo = (r * CHUNK) as u64;
-            let hi = ((r + 1) * CHUNK).min(n) as u64;
-            chunk.clear();
-            chunk.extend((lo..hi).filter(|&i| is_inner(i)));
-            if chunk.is_empty() {
-                return Ok(());
-            }
-            game.children_batch(node.tier, chunk, kids, counts)?;
-            let mut at = 0usize;
-            for (k, &p) in chunk.iter().enumerate() {
-                let mut waiting = 0u32;
-                for c in &kids[at..at + counts[k] as usize] {
-                    if c.tier == node.tier {
-                        if decided(value_of(values[c.position as usize])) {
-                            waiting += 1;
-                        }
-                    } else if let Some(cf) = children.iter().find(|cf| cf.tier() == c.tier) {
-                        let rec = cf.record(c.position)?;
-                        if let (true, Some(w)) = (decided(rec.value), rec.winby) {
-                            fold(p, w);
-                        }
-                    }
-                }
-                at += counts[k] as usize;
-                pending[p as usize].store(waiting, Relaxed);
-                if waiting == 0 {
-                    finish(p);
-                }
-            }
-            Ok(())
-        },
-    )?;
 
     if node.loopy {
         // Finished positions release their parents in this tier, wave after wave. The
@@ -212,4 +181,136 @@ pub fn winby_pass(
         }
     }
     Ok(winby.into_iter().map(AtomicI32::into_inner).collect())
+}
+
+/// The reverse graph of the tier when it holds every move the WinBy pass folds: a
+/// part for each child tier and, when the tier is loopy, for the tier itself (a
+/// seeded graph holds only the latter). Its parents are the positions the scan left
+/// open, which are all the inner ones: the scan decides only positions without
+/// children.
+fn whole_graph<'a>(
+    state: &'a TierState,
+    children: &[ChildTier],
+    loopy: bool,
+) -> Option<&'a ReverseGraph> {
+    let ParentSource::Graph(graph) = &state.parents else {
+        return None;
+    };
+    let covered = children.iter().all(|c| graph.part(c.tier()).is_some())
+        && (!loopy || graph.part(state.tier).is_some());
+    covered.then_some(graph)
+}
+
+/// The first part of the WinBy pass: each inner position folds the margins of its
+/// decided children in other tiers and counts its decided children in this tier.
+struct Margins<'a> {
+    values: &'a [u16],
+    pending: &'a [AtomicU32],
+    is_inner: &'a (dyn Fn(u64) -> bool + Sync),
+    fold: &'a (dyn Fn(u64, i64) + Sync),
+    finish: &'a (dyn Fn(u64) + Sync),
+}
+
+impl Margins<'_> {
+    /// From the module's children of each inner position, in ranges of indices (so
+    /// the pass allocates nothing per position; nothing is listed).
+    fn by_children(&self, ctx: &TierCtx<'_>, children: &[ChildTier]) -> Result<(), SolveError> {
+        let (game, node) = (ctx.game, ctx.node);
+        let n = self.values.len();
+        let cap = game.properties().max_moves as usize;
+        (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(
+            || {
+                (
+                    vec![TierPosition::default(); CHUNK * cap],
+                    vec![0u32; CHUNK],
+                    Vec::with_capacity(CHUNK),
+                )
+            },
+            |(kids, counts, chunk), r| -> Result<(), SolveError> {
+                let lo = (r * CHUNK) as u64;
+                let hi = ((r + 1) * CHUNK).min(n) as u64;
+                chunk.clear();
+                chunk.extend((lo..hi).filter(|&i| (self.is_inner)(i)));
+                if chunk.is_empty() {
+                    return Ok(());
+                }
+                game.children_batch(node.tier, chunk, kids, counts)?;
+                let mut at = 0usize;
+                for (k, &p) in chunk.iter().enumerate() {
+                    let mut waiting = 0u32;
+                    for c in &kids[at..at + counts[k] as usize] {
+                        if c.tier == node.tier {
+                            if decided(value_of(self.values[c.position as usize])) {
+                                waiting += 1;
+                            }
+                        } else if let Some(cf) = children.iter().find(|cf| cf.tier() == c.tier) {
+                            let rec = cf.record(c.position)?;
+                            if let (true, Some(w)) = (decided(rec.value), rec.winby) {
+                                (self.fold)(p, w);
+                            }
+                        }
+                    }
+                    at += counts[k] as usize;
+                    self.pending[p as usize].store(waiting, Relaxed);
+                    if waiting == 0 {
+                        (self.finish)(p);
+                    }
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// From the tier's reverse graph (`whole_graph`): each decided child sends its
+    /// margin, or its count, to its inner parents. The child tiers' records are read
+    /// in order, once each, where the children pass read one per move, scattered.
+    fn by_graph(
+        &self,
+        graph: &ReverseGraph,
+        tier: Tier,
+        children: &[ChildTier],
+    ) -> Result<(), SolveError> {
+        for cf in children {
+            let part = graph
+                .part(cf.tier())
+                .expect("whole_graph checked every child tier");
+            let m = part.positions() as usize;
+            (0..m.div_ceil(CHUNK))
+                .into_par_iter()
+                .try_for_each(|r| -> Result<(), SolveError> {
+                    for c in (r * CHUNK) as u64..((r + 1) * CHUNK).min(m) as u64 {
+                        let mut parents = part.parents_of(c).peekable();
+                        if parents.peek().is_none() {
+                            continue;
+                        }
+                        let rec = cf.record(c)?;
+                        let (true, Some(w)) = (decided(rec.value), rec.winby) else {
+                            continue;
+                        };
+                        for q in parents.filter(|&q| (self.is_inner)(q)) {
+                            (self.fold)(q, w);
+                        }
+                    }
+                    Ok(())
+                })?;
+        }
+        let n = self.values.len();
+        if let Some(part) = graph.part(tier) {
+            let m = (part.positions() as usize).min(n);
+            (0..m).into_par_iter().for_each(|c| {
+                if !decided(value_of(self.values[c])) {
+                    return;
+                }
+                for q in part.parents_of(c as u64).filter(|&q| (self.is_inner)(q)) {
+                    self.pending[q as usize].fetch_add(1, Relaxed);
+                }
+            });
+        }
+        (0..n as u64).into_par_iter().for_each(|i| {
+            if (self.is_inner)(i) && self.pending[i as usize].load(Relaxed) == 0 {
+                (self.finish)(i);
+            }
+        });
+        Ok(())
+    }
 }
