@@ -61,6 +61,23 @@ impl Cache {
         build: impl FnOnce() -> PatternOrder,
         f: impl FnOnce(&PatternOrder) -> R,
     ) -> R {
+        self.recent(t, build, |order| f(order))
+    }
+
+    /// The numbering of tier `t` itself (as `with`), for a caller that numbers many
+    /// boards of it: one lookup instead of one a board.
+    pub fn get(&self, t: u64, build: impl FnOnce() -> PatternOrder) -> Arc<PatternOrder> {
+        self.recent(t, build, Arc::clone)
+    }
+
+    /// `f` of this thread's entry for tier `t`, fetched into its slots when missing.
+    #[inline(always)]
+    fn recent<R>(
+        &self,
+        t: u64,
+        build: impl FnOnce() -> PatternOrder,
+        f: impl FnOnce(&Arc<PatternOrder>) -> R,
+    ) -> R {
         RECENT_USED.with(|cell| {
             let mut recent = cell.borrow_mut();
             let (slots, next) = &mut *recent;

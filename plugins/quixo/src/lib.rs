@@ -462,27 +462,34 @@ impl Game for Quixo {
         let (b, side, (x, o)) = self.decode_counted(p);
         let mut seen = Distinct::new();
         let counts = |took_blank: bool| child_counts(side, (x, o), took_blank);
+        // Each child tier's ranker, and on 5x5 its numbering, fetched once for all
+        // the children.
         let kind = |(cx, co): (u32, u32)| {
             let t = self.tiers.tier(cx, co);
-            (cx, co, t, self.tiers.ranker(t))
+            (cx, co, t, self.tiers.ranker(t), self.pattern(t))
         };
         let own = kind(counts(false));
         // No blank to take on a full board (the second entry is then never used).
         let blank = if ((x + o) as usize) < self.geo.cells {
             kind(counts(true))
         } else {
-            own
+            own.clone()
         };
         let kinds = [own, blank];
+        let w = self.tables.wide();
         moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
-            let (cx, co, t, r) = kinds[took_blank as usize];
+            let (cx, co, t, r, order) = &kinds[took_blank as usize];
+            let (cx, co, t) = (*cx, *co, *t);
             debug_assert_eq!((c.x.count_ones(), c.o.count_ones()), (cx, co));
             let (c, s) = self.canonical_counted(c, side.other(), cx, co);
             if seen.insert(key(c) ^ side_bit(s) << 63) {
-                out.push(TierPosition::new(
-                    t,
-                    self.canonical_index(t, r, c, s, cx == co),
-                ));
+                let i = match order {
+                    Some(order) => {
+                        join_index(order.index(w, c, true), s, false, cx == co, r.size())
+                    }
+                    None => self.canonical_index(t, r, c, s, cx == co),
+                };
+                out.push(TierPosition::new(t, i));
             }
         });
         true

@@ -13,6 +13,7 @@ use crate::pattern::PatternOrder;
 use crate::rank::TierRanker;
 use crate::Quixo;
 use gamesman_plugin_api::{Game, Tier, TierPosition};
+use std::sync::Arc;
 
 impl Quixo {
     /// The game for a variant, panicking on a bad name (for tests and benchmarks).
@@ -39,12 +40,23 @@ impl Quixo {
     #[inline(always)]
     pub(crate) fn with_pattern<R>(&self, t: Tier, f: impl FnOnce(&PatternOrder) -> R) -> Option<R> {
         let cache = self.patterns.as_ref()?;
-        let build = || {
-            let (a, b) = self.tiers.counts(t).expect("a valid Quixo tier");
-            let w = self.tables.wide();
-            PatternOrder::new(w, &self.symmetries, self.geo.cells, a as usize, b as usize)
-        };
-        Some(cache.with(t.0, build, f))
+        Some(cache.with(t.0, || self.build_pattern(t), f))
+    }
+
+    /// Builds the numbering of tier `t` by blank patterns (5x5).
+    fn build_pattern(&self, t: Tier) -> PatternOrder {
+        let (a, b) = self.tiers.counts(t).expect("a valid Quixo tier");
+        let w = self.tables.wide();
+        PatternOrder::new(w, &self.symmetries, self.geo.cells, a as usize, b as usize)
+    }
+
+    /// The numbering of tier `t`'s boards by blank patterns, on 5x5 (`None` on other
+    /// sizes), held for numbering many boards of it (`with_pattern` looks it up each
+    /// time).
+    #[inline(always)]
+    pub(crate) fn pattern(&self, t: Tier) -> Option<Arc<PatternOrder>> {
+        let cache = self.patterns.as_ref()?;
+        Some(cache.get(t.0, || self.build_pattern(t)))
     }
 
     /// Whether boards are numbered canonical ones first.
