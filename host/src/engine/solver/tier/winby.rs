@@ -4,8 +4,11 @@
 //! moves and the minimum when player two moves, so a child with the parent's WinBy is
 //! always a best move.
 //!
-//! A position is finished once all its decided children in the same tier are; values
-//! flow upward through undo moves like the retrograde pass. Positions on a cycle of
+//! Children in child tiers are folded first: through the tier's reverse graph where it
+//! holds their moves (each child read once, in order), else from the module's
+//! children of every position. A position is finished once all its decided children
+//! in the same tier are; values flow upward through the tier's parents (undo moves or
+//! the graph) like the retrograde pass. Positions on a cycle of
 //! decided positions (possible only in loopy tiers) cannot be ordered; they take the
 //! extreme over the children that did finish, and are counted in the log. This file
 //! must not change values or remoteness.
