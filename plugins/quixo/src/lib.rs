@@ -476,19 +476,13 @@ impl Game for Quixo {
             own.clone()
         };
         let kinds = [own, blank];
-        let w = self.tables.wide();
         moves::for_each_child(&self.geo, b, side, |_, c, took_blank| {
             let (cx, co, t, r, order) = &kinds[took_blank as usize];
             let (cx, co, t) = (*cx, *co, *t);
             debug_assert_eq!((c.x.count_ones(), c.o.count_ones()), (cx, co));
             let (c, s) = self.canonical_counted(c, side.other(), cx, co);
             if seen.insert(key(c) ^ side_bit(s) << 63) {
-                let i = match order {
-                    Some(order) => {
-                        join_index(order.index(w, c, true), s, false, cx == co, r.size())
-                    }
-                    None => self.canonical_index(t, r, c, s, cx == co),
-                };
+                let i = self.canonical_index(t, r, c, s, cx == co, order.as_deref());
                 out.push(TierPosition::new(t, i));
             }
         });

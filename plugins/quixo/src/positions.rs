@@ -149,11 +149,13 @@ impl Quixo {
         let (x, o) = (b.x.count_ones(), b.o.count_ones());
         let t = self.tiers.tier(x, o);
         let r = self.tiers.ranker(t);
-        TierPosition::new(t, self.canonical_index(t, r, b, side, x == o))
+        TierPosition::new(t, self.canonical_index(t, r, b, side, x == o, None))
     }
 
     /// The index of board `b` (oriented, and canonical where symmetric boards are
-    /// merged: the fast paths' boards) with `side` to move in tier `t`.
+    /// merged: the fast paths' boards) with `side` to move in tier `t`; numbered by
+    /// `order` when the caller holds tier `t`'s numbering (`pattern`), else as
+    /// `board_index` finds it.
     #[inline(always)]
     pub(crate) fn canonical_index(
         &self,
@@ -162,8 +164,12 @@ impl Quixo {
         b: Board,
         side: Side,
         same: bool,
+        order: Option<&PatternOrder>,
     ) -> u64 {
-        let i = self.board_index(t, r, b, || true);
+        let i = match order {
+            Some(order) => order.index(self.tables.wide(), b, true),
+            None => self.board_index(t, r, b, || true),
+        };
         join_index(i, side, false, same, r.size())
     }
 

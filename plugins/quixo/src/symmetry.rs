@@ -167,36 +167,29 @@ impl Symmetries {
     }
 
     /// `few[b - 1]`: for every set of `b` cells, the symmetries taking it to its
-    /// smallest image.
+    /// smallest image (0 at the indices `few_index` gives no set: digits not rising).
     fn few_table(&self, b: usize) -> Vec<u8> {
         let cells = self.side * self.side;
-        let mut table = vec![0u8; cells.pow(b as u32)];
-        let mut pick = |blank: u32| {
-            let images: Vec<u32> = (0..8)
-                .map(|k| self.image(Board { x: blank, o: 0 }, k).x)
-                .collect();
-            let least = *images.iter().min().expect("eight images");
-            let set = (0..8)
-                .filter(|&k| images[k] == least)
-                .fold(0u8, |m, k| m | 1 << k);
-            table[few_index(blank, cells)] = set;
-        };
-        for c1 in 0..cells {
-            if b == 1 {
-                pick(1 << c1);
-                continue;
-            }
-            for c2 in c1 + 1..cells {
-                if b == 2 {
-                    pick(1 << c1 | 1 << c2);
-                    continue;
+        (0..cells.pow(b as u32))
+            .map(|index| {
+                let digits = (0..b).map(|d| index / cells.pow(d as u32) % cells);
+                let rising = digits
+                    .clone()
+                    .zip(digits.clone().skip(1))
+                    .all(|(a, c)| a < c);
+                if !rising {
+                    return 0;
                 }
-                for c3 in c2 + 1..cells {
-                    pick(1 << c1 | 1 << c2 | 1 << c3);
-                }
-            }
-        }
-        table
+                let blank = digits.fold(0u32, |m, c| m | 1 << c);
+                let images: Vec<u32> = (0..8)
+                    .map(|k| self.image(Board { x: blank, o: 0 }, k).x)
+                    .collect();
+                let least = *images.iter().min().expect("eight images");
+                (0..8)
+                    .filter(|&k| images[k] == least)
+                    .fold(0u8, |m, k| m | 1 << k)
+            })
+            .collect()
     }
 
     /// The number of classes (canonical boards) among the boards with `x` X and `o`
@@ -343,11 +336,9 @@ impl Symmetries {
         let blank = self.full & !occupied;
         // One to three blank cells, counted by clearing the lowest (no `count_ones`,
         // which is a dozen instructions on plain x86-64).
-        let (b1, fewer) = (blank & blank.wrapping_sub(1), |v: u32| {
-            v & v.wrapping_sub(1)
-        });
-        let (b2, b3) = (fewer(b1), fewer(fewer(b1)));
-        if blank != 0 && b3 == 0 {
+        let fewer = |v: u32| v & v.wrapping_sub(1);
+        let (b1, b2) = (fewer(blank), fewer(fewer(blank)));
+        if blank != 0 && fewer(b2) == 0 {
             let blanks = 1 + (b1 != 0) as usize + (b2 != 0) as usize;
             // The symmetries taking the blank pattern to its smallest image are known
             // from the pattern: only their images of `o` are compared (one for most

@@ -214,16 +214,11 @@ impl ReverseGraph {
     }
 
     /// The parents (indices in the solved tier) of position `c` of `child_tier`.
+    /// No parents for a position past the tier's stored ones or of a tier the graph does
+    /// not hold.
     pub fn parents(&self, child_tier: Tier, c: u64) -> impl Iterator<Item = u64> + '_ {
-        let part = self.parts.iter().find(|p| p.child == child_tier);
-        let range = part
-            .and_then(|p| {
-                let lo = p.offsets.get(c as usize)?.load(Relaxed) as usize;
-                let hi = p.offsets.get(c as usize + 1)?.load(Relaxed) as usize;
-                Some((p, lo..hi))
-            })
-            .into_iter();
-        range.flat_map(|(p, r)| p.parents[r].iter().map(|a| a.load(Relaxed) as u64))
+        let part = self.part(child_tier).filter(|p| c < p.positions());
+        part.into_iter().flat_map(move |p| p.parents_of(c))
     }
 
     /// The parents of the stored positions of `child_tier`, if the graph holds that tier.
