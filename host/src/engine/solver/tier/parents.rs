@@ -455,13 +455,14 @@ impl Expanded {
 
     /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
     /// order, as given to `new`); a child in a tier not among them is an error naming
-    /// the module.
-    pub fn push(
+    /// the module. `kids` is an iterator so that a seeded scan keeps the moves within
+    /// the tier straight from the module's list, without copying them out first.
+    pub fn push<'k>(
         &mut self,
         game: &GameHandle,
         tier: Tier,
         p: u64,
-        kids: &[TierPosition],
+        kids: impl IntoIterator<Item = &'k TierPosition>,
         child_tiers: &[(Tier, u64)],
     ) -> Result<(), SolveError> {
         let missing = |c: &TierPosition| undeclared(game, tier, *c);
@@ -476,11 +477,13 @@ impl Expanded {
                 // One part: its tier is the only one a move may lead to. A child past
                 // its stored positions is never sent (it has no record), so it is not
                 // kept: truncated to 32 bits it would name another position.
-                let stored = child_tiers[0].1;
+                let (only, stored) = child_tiers[0];
                 for c in kids {
-                    let code = encode(c, child_tiers).ok_or_else(|| missing(c))?;
-                    if code < stored {
-                        k.push(code as u32);
+                    if c.tier != only {
+                        return Err(missing(c));
+                    }
+                    if c.position < stored {
+                        k.push(c.position as u32);
                     }
                 }
             }

@@ -48,10 +48,9 @@ pub(super) fn scan<C: Cell>(
                 (
                     vec![ScanRecord::default(); SCAN_CHUNK],
                     vec![TierPosition::default(); room],
-                    Vec::with_capacity(max_moves),
                 )
             },
-            |(buf, kids, own), c| -> Result<(u64, Expanded, SeedChunk), SolveError> {
+            |(buf, kids), c| -> Result<(u64, Expanded, SeedChunk), SolveError> {
                 let first = c * SCAN_CHUNK;
                 let len = SCAN_CHUNK.min(n - first);
                 let out = &mut buf[..len];
@@ -76,7 +75,7 @@ pub(super) fn scan<C: Cell>(
                                 records: batch,
                                 kids,
                             };
-                            batch.keep(ctx, fused, &mut kept, &mut seeds, own)?;
+                            batch.keep(ctx, fused, &mut kept, &mut seeds)?;
                         }
                     }
                 }
@@ -181,15 +180,13 @@ struct Batch<'a> {
 
 impl Batch<'_> {
     /// Keeps the expanded positions' children for the graph in `kept`; seeded, only
-    /// those within the tier, and the values of the others folded into `seeds`
-    /// (`own` is scratch room for one position's moves).
+    /// those within the tier, and the values of the others folded into `seeds`.
     fn keep(
         &self,
         ctx: &TierCtx<'_>,
         fused: Fused<'_>,
         kept: &mut Expanded,
         seeds: &mut SeedChunk,
-        own: &mut Vec<TierPosition>,
     ) -> Result<(), SolveError> {
         let (game, tier) = (ctx.game, ctx.node.tier);
         let open = self.records.iter().filter(|s| open_record(s));
@@ -216,15 +213,13 @@ impl Batch<'_> {
             at += mine.len();
             let p = self.start + k as u64;
             if let Some(parts) = fused.parts {
-                let moves = match fused.seeds {
+                match fused.seeds {
                     Some(_) => {
-                        own.clear();
-                        own.extend(mine.iter().filter(|c| c.tier == tier));
-                        own.as_slice()
+                        let within = mine.iter().filter(|c| c.tier == tier);
+                        kept.push(game, tier, p, within, parts)?
                     }
-                    None => mine,
-                };
-                kept.push(game, tier, p, moves, parts)?;
+                    None => kept.push(game, tier, p, mine, parts)?,
+                }
             }
             if let Some(fronts) = fused.seeds {
                 let other = mine.iter().filter(|c| c.tier != tier).copied();
