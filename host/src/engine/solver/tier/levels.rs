@@ -9,6 +9,7 @@ use super::counters::Cell;
 use super::ctx::{TierCtx, PARENT_CHUNK};
 use super::onebyte::RemotenessLog;
 use super::parents::{for_each_parents_warmed, ParentBuffers};
+use super::prefetch::prefetch;
 use super::recipe::Flow;
 use super::seeds::{Seed, Seeds};
 use super::state::TierState;
@@ -325,20 +326,6 @@ impl<C: Cell> Send<'_, C> {
             },
         )
     }
-}
-
-/// Asks the CPU to bring `slot`'s cache line in: a hint, which never faults (nothing
-/// on targets other than x86-64).
-#[inline(always)]
-fn prefetch<T>(slot: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints at a cache line; `slot` is a valid reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
-        _mm_prefetch::<_MM_HINT_T1>((slot as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = slot;
 }
 
 fn turn_of(game: &GameHandle, state: &TierState, tier: Tier, i: u64) -> Result<Player, SolveError> {

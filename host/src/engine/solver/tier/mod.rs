@@ -13,10 +13,12 @@
 pub mod by_children;
 pub mod counters;
 pub mod ctx;
+mod kept;
 mod levels;
 pub mod need;
 pub mod onebyte;
 pub mod parents;
+mod prefetch;
 pub mod recipe;
 pub mod retrograde;
 mod scan;

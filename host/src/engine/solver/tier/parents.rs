@@ -12,8 +12,10 @@
 //! file must not decide values; it only answers "who are the parents of this child".
 
 use super::ctx::TierCtx;
+use super::kept::{encode, undeclared, Code, Expanded, Kids, PART_SHIFT, POSITION_MASK};
 pub use super::need::graph_bytes;
-use super::need::kept_as_positions;
+
+use super::prefetch::{beyond_cache, prefetch};
 pub use super::recipe::ParentMode;
 use crate::engine::game::GameHandle;
 use crate::engine::solver::base::SolveError;
@@ -130,12 +132,19 @@ impl ReverseGraph {
                 Ok(Expanded::default())
             })?,
         };
+        // The offsets and the graph larger than the cache: the passes ask for their
+        // lines ahead (`AHEAD`).
+        let kept_moves: u64 = kept.iter().map(|e| e.moves() as u64).sum();
+        let offsets: u64 = parts.iter().map(|p| p.offsets.len() as u64).sum();
+        let warm = beyond_cache(4 * (kept_moves + offsets));
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    match &e.kids {
-                        Kids::Codes(k) => count_owned(share, k),
-                        Kids::Positions(k) => count_owned(share, k),
+                    match (&e.kids, warm) {
+                        (Kids::Codes(k), false) => count_owned::<_, false>(share, k),
+                        (Kids::Codes(k), true) => count_owned::<_, true>(share, k),
+                        (Kids::Positions(k), false) => count_owned::<_, false>(share, k),
+                        (Kids::Positions(k), true) => count_owned::<_, true>(share, k),
                     }
                 }
                 Ok(())
@@ -174,9 +183,11 @@ impl ReverseGraph {
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    let filled = match &e.kids {
-                        Kids::Codes(k) => fill_owned(share, e, k),
-                        Kids::Positions(k) => fill_owned(share, e, k),
+                    let filled = match (&e.kids, warm) {
+                        (Kids::Codes(k), false) => fill_owned::<_, false>(share, e, k),
+                        (Kids::Codes(k), true) => fill_owned::<_, true>(share, e, k),
+                        (Kids::Positions(k), false) => fill_owned::<_, false>(share, e, k),
+                        (Kids::Positions(k), true) => fill_owned::<_, true>(share, e, k),
                     };
                     filled.map_err(|p| unstable(game, tier, p as u64))?;
                 }
@@ -255,6 +266,33 @@ impl<'a> GraphPart<'a> {
         self.part.positions()
     }
 
+    /// The parents of child position `c`, none past `positions()`.
+    #[inline]
+    fn parents_within(&self, c: u64) -> impl Iterator<Item = u64> + 'a {
+        let held = (c < self.positions()).then_some(*self);
+        held.into_iter().flat_map(move |p| p.parents_of(c))
+    }
+
+    /// Asks for the offsets of child position `c`'s run.
+    #[inline(always)]
+    fn warm_offsets(&self, c: u64) {
+        if let Some(o) = self.part.offsets.get(c as usize) {
+            prefetch(o);
+        }
+    }
+
+    /// Asks for the start of child position `c`'s run (its offsets, asked for
+    /// before, are read now).
+    #[inline(always)]
+    fn warm_run(&self, c: u64) {
+        if c < self.positions() {
+            let lo = self.part.offsets[c as usize].load(Relaxed) as usize;
+            if let Some(first) = self.part.parents.get(lo) {
+                prefetch(first);
+            }
+        }
+    }
+
     /// The parents (indices in the solved tier) of child position `c`, below
     /// `positions()`.
     #[inline]
@@ -312,10 +350,18 @@ impl Share<'_> {
     }
 }
 
+/// Moves ahead whose offsets the count and fill passes ask for (and, half as far,
+/// the fill's parent slots): the offsets and the graph are larger than the caches,
+/// so each is a miss, and asked for ahead the misses overlap.
+const AHEAD: usize = 16;
+
 /// The count pass over one chunk's kept moves: each owned child's offset goes up by
-/// one a move.
-fn count_owned<K: Code>(share: &Share<'_>, kids: &[K]) {
-    for &k in kids {
+/// one a move (`WARM`: asking for offsets ahead).
+fn count_owned<K: Code, const WARM: bool>(share: &Share<'_>, kids: &[K]) {
+    for (j, &k) in kids.iter().enumerate() {
+        if WARM {
+            share.warm_offset(kids.get(j + AHEAD));
+        }
         if let Some(o) = share.mine(k.code()) {
             o.store(o.load(Relaxed).wrapping_add(1), Relaxed);
         }
@@ -325,11 +371,20 @@ fn count_owned<K: Code>(share: &Share<'_>, kids: &[K]) {
 /// The fill pass over one chunk's kept moves (`e`, its children `kids`): each owned
 /// child's offset goes down by one and the parent is written there. An offset already
 /// at its run's start (a module whose children changed between the passes) is
-/// returned as the parent that found it.
-fn fill_owned<K: Code>(share: &Share<'_>, e: &Expanded, kids: &[K]) -> Result<(), u32> {
-    let mut at = 0usize;
+/// returned as the parent that found it (`WARM`: asking for offsets and slots ahead).
+fn fill_owned<K: Code, const WARM: bool>(
+    share: &Share<'_>,
+    e: &Expanded,
+    kids: &[K],
+) -> Result<(), u32> {
+    let mut j = 0usize;
     for (&p, &m) in e.parents.iter().zip(&e.counts) {
-        for &k in &kids[at..at + m as usize] {
+        for &k in &kids[j..j + m as usize] {
+            if WARM {
+                share.warm_offset(kids.get(j + AHEAD));
+                share.warm_slot(kids.get(j + AHEAD / 2));
+            }
+            j += 1;
             let code = k.code();
             let Some(o) = share.mine(code) else { continue };
             let slot = o.load(Relaxed).checked_sub(1).ok_or(p)?;
@@ -337,28 +392,35 @@ fn fill_owned<K: Code>(share: &Share<'_>, e: &Expanded, kids: &[K]) -> Result<()
             let part = &share.parts[(code >> PART_SHIFT) as usize];
             part.parents[slot as usize].store(p, Relaxed);
         }
-        at += m as usize;
     }
     Ok(())
 }
 
-/// A kept move as stored: a code (`encode`), or a position of the graph's only part.
-trait Code: Copy {
-    /// The move's code (`encode`).
-    fn code(self) -> u64;
-}
-
-impl Code for u64 {
-    #[inline]
-    fn code(self) -> u64 {
-        self
+impl Share<'_> {
+    /// Asks for the offset of a move ahead, when this run owns it.
+    #[inline(always)]
+    fn warm_offset<K: Code>(&self, ahead: Option<&K>) {
+        if let Some(o) = ahead.and_then(|k| self.mine(k.code())) {
+            prefetch(o);
+        }
     }
-}
 
-impl Code for u32 {
-    #[inline]
-    fn code(self) -> u64 {
-        self as u64
+    /// Asks for the parent slot a move ahead will fill, when this run owns it (its
+    /// offset, asked for earlier, is read now; a hint only, so an offset another move
+    /// changes before then costs nothing but the hint).
+    #[inline(always)]
+    fn warm_slot<K: Code>(&self, ahead: Option<&K>) {
+        let Some(code) = ahead.map(|k| k.code()) else {
+            return;
+        };
+        if let Some(o) = self.mine(code) {
+            let part = &self.parts[(code >> PART_SHIFT) as usize];
+            if let Some(slot) = (o.load(Relaxed) as usize).checked_sub(1) {
+                if let Some(cell) = part.parents.get(slot) {
+                    prefetch(cell);
+                }
+            }
+        }
     }
 }
 
@@ -366,11 +428,6 @@ impl Code for u32 {
 /// how many each has; returns what the chunk keeps.
 type ChunkVisitor<'a> =
     dyn Fn(&[u64], &[TierPosition], &[u32]) -> Result<Expanded, SolveError> + Sync + 'a;
-
-/// A child's part (its tier's place among the graph's child tiers) above this bit of
-/// a kept move, its position below.
-const PART_SHIFT: u32 = 40;
-const POSITION_MASK: u64 = (1 << PART_SHIFT) - 1;
 
 /// Where a reverse graph's two passes (count, then fill) get the tier's children.
 pub enum Moves {
@@ -381,117 +438,6 @@ pub enum Moves {
     Keep,
     /// The scan expanded it already (`scan_children_batch`), and kept them.
     Given(Vec<Expanded>),
-}
-
-/// The code of a kept move to `c`: `part << PART_SHIFT | position`, its part being
-/// its tier's place in `child_tiers` (`None` for a tier not there). A child tier of
-/// 2^40 positions would need a 4 TiB offset array first.
-fn encode(c: &TierPosition, child_tiers: &[(Tier, u64)]) -> Option<u64> {
-    let k = child_tiers.iter().position(|&(t, _)| t == c.tier)?;
-    Some(((k as u64) << PART_SHIFT) | c.position)
-}
-
-/// A chunk of a tier's expansion, kept for the graph's fill pass: the expanded
-/// positions, their numbers of children, and the children.
-#[derive(Default)]
-pub struct Expanded {
-    parents: Vec<u32>,
-    counts: Vec<u32>,
-    kids: Kids,
-}
-
-/// The children kept: as codes (`encode`, 8 bytes a move), or as plain positions when
-/// the graph has one part of at most 2^32 positions (4 bytes a move: a seeded graph,
-/// which holds only the moves within the tier).
-enum Kids {
-    Codes(Vec<u64>),
-    Positions(Vec<u32>),
-}
-
-impl Default for Kids {
-    fn default() -> Kids {
-        Kids::Codes(Vec::new())
-    }
-}
-
-impl Expanded {
-    /// Nothing kept yet, of moves into `child_tiers` (the graph's): as plain positions
-    /// where `need::kept_as_positions` says so, else as codes.
-    pub fn new(child_tiers: &[(Tier, u64)]) -> Expanded {
-        let kids = if kept_as_positions(child_tiers) {
-            Kids::Positions(Vec::new())
-        } else {
-            Kids::Codes(Vec::new())
-        };
-        Expanded {
-            kids,
-            ..Expanded::default()
-        }
-    }
-
-    /// Room for `positions` more positions with `moves` children in all (the error
-    /// names the tier when memory runs out).
-    pub fn reserve(
-        &mut self,
-        ctx: &TierCtx<'_>,
-        positions: usize,
-        moves: usize,
-    ) -> Result<(), SolveError> {
-        ctx.grow("kept moves", &mut self.parents, positions)?;
-        ctx.grow("kept moves", &mut self.counts, positions)?;
-        match &mut self.kids {
-            Kids::Codes(k) => ctx.grow("kept moves", k, moves),
-            Kids::Positions(k) => ctx.grow("kept moves", k, moves),
-        }
-    }
-
-    /// Moves kept.
-    pub fn moves(&self) -> usize {
-        match &self.kids {
-            Kids::Codes(k) => k.len(),
-            Kids::Positions(k) => k.len(),
-        }
-    }
-
-    /// Keeps position `p`'s `kids`, moves into `child_tiers` (the graph's, in its
-    /// order, as given to `new`); a child in a tier not among them is an error naming
-    /// the module. `kids` is an iterator so that a seeded scan keeps the moves within
-    /// the tier straight from the module's list, without copying them out first.
-    pub fn push<'k>(
-        &mut self,
-        game: &GameHandle,
-        tier: Tier,
-        p: u64,
-        kids: impl IntoIterator<Item = &'k TierPosition>,
-        child_tiers: &[(Tier, u64)],
-    ) -> Result<(), SolveError> {
-        let missing = |c: &TierPosition| undeclared(game, tier, *c);
-        let before = self.moves();
-        match &mut self.kids {
-            Kids::Codes(k) => {
-                for c in kids {
-                    k.push(encode(c, child_tiers).ok_or_else(|| missing(c))?);
-                }
-            }
-            Kids::Positions(k) => {
-                // One part: its tier is the only one a move may lead to. A child past
-                // its stored positions is never sent (it has no record), so it is not
-                // kept: truncated to 32 bits it would name another position.
-                let (only, stored) = child_tiers[0];
-                for c in kids {
-                    if c.tier != only {
-                        return Err(missing(c));
-                    }
-                    if c.position < stored {
-                        k.push(c.position as u32);
-                    }
-                }
-            }
-        }
-        self.parents.push(p as u32);
-        self.counts.push((self.moves() - before) as u32);
-        Ok(())
-    }
 }
 
 /// Calls `f(positions, children, counts)` for every chunk of the inner positions of
@@ -531,17 +477,6 @@ fn expand(
         .collect()
 }
 
-pub(crate) fn undeclared(game: &GameHandle, tier: Tier, c: TierPosition) -> SolveError {
-    SolveError::Module(crate::engine::game::ModuleError {
-        module: game.module_name().to_string(),
-        function: "children_batch",
-        kind: gamesman_plugin_api::ffi::CallErrorKind::BAD_OUTPUT,
-        message: format!(
-            "a position of tier {tier} leads to {c}, in a tier the solver did not prepare"
-        ),
-    })
-}
-
 fn unstable(game: &GameHandle, tier: Tier, p: u64) -> SolveError {
     SolveError::Module(crate::engine::game::ModuleError {
         module: game.module_name().to_string(),
@@ -554,13 +489,12 @@ fn unstable(game: &GameHandle, tier: Tier, p: u64) -> SolveError {
     })
 }
 
-/// Scratch buffers of one thread for `for_each_parents`: empty at first; the undo-move
-/// path grows them to each chunk's need, and the reverse graph needs only `one`.
+/// Scratch buffers of one thread for `for_each_parents`: empty at first, grown to each
+/// chunk's need (the module's answers, or the reverse graph's runs gathered).
 #[derive(Default)]
 pub struct ParentBuffers {
     parents: Vec<u64>,
     counts: Vec<u32>,
-    one: Vec<u64>,
 }
 
 /// Calls `f(child, parents)` (generic: it runs once per child) for each child in `chunk` (positions of `child_tier`, at
@@ -585,8 +519,8 @@ pub struct Parents<'a> {
     pub tier: Tier,
 }
 
-/// `for_each_parents`, first calling `warm` with every parent the module gave for the
-/// whole chunk (undo moves only), so the caller can ask for their memory at once.
+/// `for_each_parents`, first calling `warm` with every parent of the whole chunk, so
+/// the caller can ask for their memory at once.
 pub fn for_each_parents_warmed(
     game: &GameHandle,
     parents: Parents<'_>,
@@ -625,10 +559,40 @@ pub fn for_each_parents_warmed(
             }
         }
         ParentSource::Graph(g) => {
+            let Some(part) = g.part(child_tier) else {
+                // A tier the graph does not hold: no child has parents here.
+                for &c in chunk {
+                    f(c, &[])?;
+                }
+                return Ok(());
+            };
+            // The chunk's runs gathered first, as the undo-move path gathers the
+            // module's answers; in a graph larger than the cache, the offsets asked
+            // for, then the runs, then the parents given to `warm`, so each stage's
+            // misses overlap.
+            let beyond = beyond_cache(g.bytes());
+            if beyond {
+                for &c in chunk {
+                    part.warm_offsets(c);
+                }
+                for &c in chunk {
+                    part.warm_run(c);
+                }
+            }
+            bufs.parents.clear();
+            bufs.counts.clear();
             for &c in chunk {
-                bufs.one.clear();
-                bufs.one.extend(g.parents(child_tier, c));
-                f(c, &bufs.one)?;
+                let before = bufs.parents.len();
+                bufs.parents.extend(part.parents_within(c));
+                bufs.counts.push((bufs.parents.len() - before) as u32);
+            }
+            if beyond {
+                warm(&bufs.parents);
+            }
+            let mut at = 0usize;
+            for (&c, &m) in chunk.iter().zip(&bufs.counts) {
+                f(c, &bufs.parents[at..at + m as usize])?;
+                at += m as usize;
             }
         }
     }
