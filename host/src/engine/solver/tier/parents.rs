@@ -14,7 +14,6 @@
 use super::ctx::TierCtx;
 use super::kept::{encode, undeclared, Code, Expanded, Kids, PART_SHIFT, POSITION_MASK};
 pub use super::need::graph_bytes;
-
 use super::prefetch::{beyond_cache, prefetch};
 pub use super::recipe::ParentMode;
 use crate::engine::game::GameHandle;
@@ -228,8 +227,8 @@ impl ReverseGraph {
     /// No parents for a position past the tier's stored ones or of a tier the graph does
     /// not hold.
     pub fn parents(&self, child_tier: Tier, c: u64) -> impl Iterator<Item = u64> + '_ {
-        let part = self.part(child_tier).filter(|p| c < p.positions());
-        part.into_iter().flat_map(move |p| p.parents_of(c))
+        let part = self.part(child_tier);
+        part.into_iter().flat_map(move |p| p.parents_within(c))
     }
 
     /// The parents of the stored positions of `child_tier`, if the graph holds that tier.

@@ -8,7 +8,6 @@
 use super::counters::Cell;
 use super::ctx::{Tick, TierCtx};
 use super::kept::{undeclared, Expanded};
-use super::prefetch::{beyond_cache, prefetch};
 use super::seeds::{SeedChunk, Seeds};
 use super::state::TierState;
 use crate::engine::solver::base::SolveError;
@@ -202,9 +201,8 @@ impl Batch<'_> {
             };
             kept.reserve(ctx, open.clone().count(), moves)?;
         }
-        if let Some(fronts) = fused.seeds {
+        if fused.seeds.is_some() {
             seeds.reserve(ctx, open.count())?;
-            warm_child_records(kids, tier, fronts);
         }
         let mut at = 0usize;
         for (k, s) in self.records.iter().enumerate() {
@@ -231,24 +229,6 @@ impl Batch<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// Asks for the records of the batch's children in child tiers before they are read
-/// (`SeedChunk::add`): a tier larger than the caches makes each a miss, and asked for
-/// all at once the misses overlap (a batch has a few hundred children, well within the
-/// second-level cache). Child tiers within the last-level cache are read as they are.
-fn warm_child_records(kids: &[TierPosition], tier: Tier, fronts: &[&ChildFrontier]) {
-    let bytes: usize = fronts.iter().map(|f| 2 * f.records.values.len()).sum();
-    if !beyond_cache(bytes as u64) {
-        return;
-    }
-    for c in kids.iter().filter(|c| c.tier != tier) {
-        if let Some(f) = fronts.iter().find(|f| f.tier == c.tier) {
-            if let Some(slot) = f.records.values.get(c.position as usize) {
-                prefetch(slot);
-            }
-        }
     }
 }
 
