@@ -267,6 +267,22 @@ impl OrbitBoards {
         [rep, expand(os, rep)]
     }
 
+    /// Whether board number `r` (below `count`) is its class's canonical number. Every
+    /// number is, unless X's representative has symmetries of its own: few orbits do,
+    /// so the solver's question of every number costs a table read, not a board.
+    #[inline]
+    pub fn is_canonical_rank(&self, geo: &Geometry, t: &OrbitTables, r: u64) -> bool {
+        let orbits = t.get(geo, self.x);
+        let id = (r / self.per_x) as usize;
+        let stabilizer = orbits.stabilizers[id];
+        if stabilizer == 0 {
+            return true;
+        }
+        let (rep, within) = (orbits.reps[id], r % self.per_x);
+        let os = expand(unrank_set(within, self.n - self.x, self.o), rep);
+        smallest_image(geo, stabilizer, rep, os) == within
+    }
+
     /// The canonical number of board `b`'s class: the smallest number among the images
     /// of O's set (turned with X's set to its representative) under the symmetries that
     /// fix X's representative.

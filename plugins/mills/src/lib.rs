@@ -34,6 +34,7 @@ use gamesman_plugin_api::{
 };
 use index::{OrbitBoards, OrbitTables};
 use rules::{Counts, MoveParts, Rules, State};
+use std::cell::Cell;
 
 /// A variant: name, GamesmanOne's number, board, pieces, flying threshold, Lasker,
 /// full board ties, description.
@@ -200,22 +201,35 @@ impl TierTable {
 struct Numbering<'a> {
     game: &'a Mills,
     last: Option<(Counts, u32, index::XOrbit)>,
+    /// The last state's tier: only a removal or a placement changes it.
+    tier: Option<(Counts, &'a TierInfo)>,
 }
 
 impl<'a> Numbering<'a> {
     fn new(game: &'a Mills) -> Self {
-        Numbering { game, last: None }
+        Numbering {
+            game,
+            last: None,
+            tier: None,
+        }
     }
 
-    /// The canonical number of state `s`'s class, X's orbit taken from the last state
-    /// when it has the same counts and X's set.
+    /// The canonical number of state `s`'s class, its tier and X's orbit taken from
+    /// the last state when it has the same counts (and X's set).
     #[inline]
     fn canonical(&mut self, s: &State) -> TierPosition {
         let game = self.game;
-        let info = game
-            .tiers
-            .of_counts(s.counts)
-            .expect("a tier of this variant");
+        let info = match self.tier {
+            Some((c, info)) if c == s.counts => info,
+            _ => {
+                let info = game
+                    .tiers
+                    .of_counts(s.counts)
+                    .expect("a tier of this variant");
+                self.tier = Some((s.counts, info));
+                info
+            }
+        };
         let (geo, xs) = (&game.rules.geo, s.bits[0]);
         let x = match self.last {
             Some((c, last_xs, x)) if c == s.counts && last_xs == xs => x,
@@ -230,6 +244,53 @@ impl<'a> Numbering<'a> {
             Tier(s.counts.encode()),
             info.turn_of(s) * info.boards.count() + r,
         )
+    }
+}
+
+thread_local! {
+    /// One position's children (or parents) as keys, kept for the next position: the
+    /// scan asks for millions, and a list allocated for each showed in its profile.
+    static KEYS: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+}
+
+/// A canonical position as one number that sorts as `TierPosition` does: its tier's
+/// four counts (each below 16) in 16 bits, above the position's 48. Slices of plain
+/// numbers sort without the comparisons of a pair, and a position's children are
+/// sorted to drop the duplicates that symmetric moves give.
+struct Key;
+
+impl Key {
+    const POSITION_BITS: u32 = 48;
+
+    #[inline]
+    fn of(p: TierPosition) -> u64 {
+        debug_assert!(p.position >> Self::POSITION_BITS == 0 && p.tier.0 >> 32 == 0);
+        debug_assert!(p.tier.0 & 0xf0f0_f0f0 == 0);
+        let t = p.tier.0;
+        let counts = (t & 0xf) | (t >> 4 & 0xf0) | (t >> 8 & 0xf00) | (t >> 12 & 0xf000);
+        counts << Self::POSITION_BITS | p.position
+    }
+
+    #[inline]
+    fn position(k: u64) -> TierPosition {
+        let c = k >> Self::POSITION_BITS;
+        let tier = (c & 0xf) | (c & 0xf0) << 4 | (c & 0xf00) << 8 | (c & 0xf000) << 12;
+        TierPosition::new(Tier(tier), k & ((1 << Self::POSITION_BITS) - 1))
+    }
+
+    /// `f` of the distinct keys `fill` pushes, sorted, in this thread's scratch list.
+    #[inline]
+    fn collect<R>(fill: impl FnOnce(&mut Vec<u64>), f: impl FnOnce(&[u64]) -> R) -> R {
+        KEYS.with(|cell| {
+            let mut keys = cell.take();
+            keys.clear();
+            fill(&mut keys);
+            keys.sort_unstable();
+            keys.dedup();
+            let answer = f(&keys);
+            cell.set(keys);
+            answer
+        })
     }
 }
 
@@ -321,16 +382,17 @@ impl Mills {
         (State { bits, ..*s }, n)
     }
 
-    /// The distinct canonical children of state `s`, in order.
-    fn children_of_state(&self, s: &State) -> Vec<TierPosition> {
-        let mut out: Vec<TierPosition> = Vec::with_capacity(64);
-        let mut numbering = Numbering::new(self);
-        self.rules.for_each_move(s, |m| {
-            out.push(numbering.canonical(&self.rules.apply(s, m)));
-        });
-        out.sort_unstable();
-        out.dedup();
-        out
+    /// `f` of the distinct canonical children of state `s`, as keys (`Key`) in order.
+    fn with_children<R>(&self, s: &State, f: impl FnOnce(&[u64]) -> R) -> R {
+        Key::collect(
+            |keys| {
+                let mut numbering = Numbering::new(self);
+                self.rules.for_each_move(s, |m| {
+                    keys.push(Key::of(numbering.canonical(&self.rules.apply(s, m))));
+                });
+            },
+            f,
+        )
     }
 
     fn primitive_state(&self, s: &State) -> Value {
@@ -505,9 +567,11 @@ impl Game for Mills {
     }
 
     fn children(&self, p: TierPosition, children: &mut List<'_, TierPosition>) -> bool {
-        for c in self.children_of_state(&self.state(p)) {
-            children.push(c);
-        }
+        self.with_children(&self.state(p), |keys| {
+            for &k in keys {
+                children.push(Key::position(k));
+            }
+        });
         true
     }
 
@@ -520,7 +584,7 @@ impl Game for Mills {
         if v != Value::UNDECIDED {
             return Some((v, 0));
         }
-        Some((v, self.children_of_state(&s).len() as u32))
+        Some((v, self.with_children(&s, |keys| keys.len() as u32)))
     }
 
     fn parents(&self, p: TierPosition, tier: Tier, parents: &mut List<'_, TierPosition>) -> bool {
@@ -528,17 +592,34 @@ impl Game for Mills {
             return true;
         };
         let s = self.state(p);
-        let mut out: Vec<TierPosition> = Vec::new();
-        let mut numbering = Numbering::new(self);
-        self.rules.for_each_undo(&s, parent.counts, |m| {
-            out.push(numbering.canonical(&self.rules.unapply(&s, m)));
-        });
-        out.sort_unstable();
-        out.dedup();
-        for c in out {
-            parents.push(c);
-        }
+        Key::collect(
+            |keys| {
+                let mut numbering = Numbering::new(self);
+                self.rules.for_each_undo(&s, parent.counts, |m| {
+                    keys.push(Key::of(numbering.canonical(&self.rules.unapply(&s, m))));
+                });
+            },
+            |keys| {
+                for &k in keys {
+                    parents.push(Key::position(k));
+                }
+            },
+        );
         true
+    }
+
+    /// Numbers past the canonical prefix never are; within it, only boards whose X
+    /// representative has symmetries of its own need their images compared.
+    fn is_canonical(&self, p: TierPosition) -> Option<bool> {
+        let info = self.tiers.get(&p.tier.0)?;
+        if p.position >= info.prefix() {
+            return (p.position < info.size()).then_some(false);
+        }
+        let r = p.position % info.boards.count();
+        Some(
+            info.boards
+                .is_canonical_rank(&self.rules.geo, &self.orbits, r),
+        )
     }
 
     fn fast_paths_canonical(&self) -> bool {
@@ -683,6 +764,57 @@ mod tests {
     /// the states' own canonical numbers (each numbered alone, nothing remembered), on
     /// every 997th position of each 9mm tier with 4 X and 4 O on the board or fewer,
     /// and of each 5mm tier.
+    #[test]
+    fn keys_round_trip_and_sort_as_positions_do() {
+        let mut positions = Vec::new();
+        for variant in ["9mm", "morabaraba", "lasker", "7mm"] {
+            let g = Mills::new_for_tests(variant);
+            for t in g.tier_list() {
+                let size = g.info(t).size();
+                for i in [0, 1, size / 2, size - 1] {
+                    positions.push(TierPosition::new(t, i));
+                }
+            }
+        }
+        let mut keys: Vec<u64> = positions.iter().map(|&p| Key::of(p)).collect();
+        for (&k, &p) in keys.iter().zip(&positions) {
+            assert_eq!(Key::position(k), p);
+        }
+        positions.sort_unstable();
+        keys.sort_unstable();
+        let back: Vec<TierPosition> = keys.into_iter().map(Key::position).collect();
+        assert_eq!(back, positions);
+    }
+
+    #[test]
+    fn is_canonical_answers_as_the_canonical_form_does() {
+        for (variant, step) in [("5mm", 7), ("7mm", 101), ("9mm", 1009)] {
+            let g = Mills::new_for_tests(variant);
+            // Numbers that are not canonical: within the prefix (a symmetric X
+            // representative) and past it.
+            let (mut within, mut past) = (0, 0);
+            for t in g.tier_list() {
+                let info = g.info(t);
+                if info.counts.board[0] + info.counts.board[1] > 12 {
+                    continue;
+                }
+                for i in (0..info.size()).step_by(step) {
+                    let p = TierPosition::new(t, i);
+                    let want = g.canonical_position(p) == p;
+                    assert_eq!(g.is_canonical(p), Some(want), "{variant} {p:?}");
+                    match (want, i < info.prefix()) {
+                        (false, true) => within += 1,
+                        (false, false) => past += 1,
+                        _ => {}
+                    }
+                }
+                let beyond = TierPosition::new(t, info.size());
+                assert_eq!(g.is_canonical(beyond), None);
+            }
+            assert!(within > 100 && past > 1000, "{variant}: {within} {past}");
+        }
+    }
+
     #[test]
     fn remembered_orbits_number_as_the_states_do() {
         for variant in ["9mm", "5mm"] {
