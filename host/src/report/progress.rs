@@ -3,7 +3,8 @@
 //! Presentation only.
 
 use crate::engine::numbers::{count, rate, rate_over, seconds};
-use crate::engine::solver::SolveProgress;
+use crate::engine::solver::base::bytes;
+use crate::engine::solver::{Measured, SolveProgress};
 use crate::engine::tier::{TierGraph, TierNode};
 use gamesman_plugin_api::Tier;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -65,7 +66,28 @@ impl SolveProgress for Lines {
             rate_over(node.stored, took)
         );
     }
+    fn measured(&self, node: &TierNode, m: &Measured) {
+        log::info!("tier {} ({}): {}", node.tier, node.name, figures(m));
+    }
     fn finish(&self) {}
+}
+
+/// A finished tier's figures in words: its way, CPU (of its group where it shared
+/// one) and peak against the plan's.
+fn figures(m: &Measured) -> String {
+    let group = match m.group_tiers {
+        1 => String::new(),
+        n => format!(" (its group of {n} tiers)"),
+    };
+    let peak = m
+        .peak_bytes
+        .map_or("not told by the system".to_string(), bytes);
+    format!(
+        "{}, CPU {}{group}, peak {peak} (planned {})",
+        m.mode,
+        seconds(Duration::from_secs_f64(m.cpu_seconds)),
+        bytes(m.estimated_bytes)
+    )
 }
 
 /// Progress bars: one overall, one per tier being solved.

@@ -25,7 +25,7 @@ pub mod verify;
 
 pub use base::SolveError;
 pub use input::meta_of;
-pub use run::progress::{Silent, SolveProgress};
+pub use run::progress::{Measured, Silent, SolveProgress};
 pub use run::reachable;
 pub use run::store::{solve_and_store, solve_and_store_with, solve_one, SolvedTier};
 pub use run::{

@@ -35,6 +35,7 @@ use crate::engine::solver::base::SolveError;
 use crate::engine::solver::budget::{plan, system};
 use crate::engine::solver::input::meta_of;
 use crate::engine::solver::input::ChildTier;
+use crate::engine::solver::run::progress::Measured;
 use crate::engine::solver::schedule::{Schedule, Waiting, BIG_TIER};
 use crate::engine::solver::tier::recipe::SolveMode;
 use crate::engine::tier::{TierGraph, TierNode};
@@ -80,9 +81,12 @@ pub fn solve(
     let mut cache = ChildCache::new(db, &graph, Waiting::new(&graph, &is_todo, BIG_TIER));
     let mut measured = Vec::new();
     let cpu_at_start = process_cpu();
+    // The run's peak, kept here: the system's high-water mark restarts at every group.
+    let mut run_peak = system::peak_rss();
     for group in Schedule::new(&graph, &is_todo, BIG_TIER).groups {
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
         let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
+        let restarted = system::reset_peak_rss();
         let watch = Stopwatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(
@@ -91,13 +95,24 @@ pub fn solve(
         })?;
         system::return_free_memory();
         let (cpu, wall) = watch.read();
-        let peak = system::peak_rss();
+        let group_peak = system::peak_rss();
+        run_peak = run_peak.max(group_peak);
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
+            progress.measured(
+                n,
+                &Measured {
+                    mode: m.name(),
+                    cpu_seconds: cpu,
+                    group_tiers: group.len(),
+                    peak_bytes: group_peak.filter(|_| restarted),
+                    estimated_bytes: plan.peak_of(n.tier),
+                },
+            );
             measured.push(TierMemory {
                 name: n.name.clone(),
                 mode: m.name().to_string(),
                 estimated_bytes: plan.peak_of(n.tier),
-                measured_bytes: peak,
+                measured_bytes: run_peak,
                 wall_seconds: own_wall,
                 cpu_seconds: cpu,
                 group_tiers: group.len(),

@@ -21,8 +21,27 @@ pub trait SolveProgress: Sync {
     fn note(&self, _node: &TierNode, _what: &str) {}
     /// A tier is solved and stored.
     fn tier_finished(&self, node: &TierNode, took: Duration);
+    /// What a stored tier's group measured (after `tier_finished`). Default: nothing
+    /// shown.
+    fn measured(&self, _node: &TierNode, _figures: &Measured) {}
     /// The solve is over.
     fn finish(&self);
+}
+
+/// What a finished tier measured: with a long solve's log, a table of every tier's
+/// cost that survives the solve's stops and resumptions.
+#[derive(Clone, Debug)]
+pub struct Measured<'a> {
+    /// Its way of solving (`whole`, `streamed`, ...).
+    pub mode: &'a str,
+    /// The CPU time of its group, in seconds: its own where it was solved alone.
+    pub cpu_seconds: f64,
+    /// The tiers solved side by side with it, itself included.
+    pub group_tiers: usize,
+    /// The group's resident peak in bytes, where the system tells it.
+    pub peak_bytes: Option<u64>,
+    /// The planner's estimate of its peak, in bytes.
+    pub estimated_bytes: u64,
 }
 
 /// A progress reporter that says nothing.
