@@ -38,6 +38,9 @@ pub enum ParentSource {
 /// loopy), as indices into the tier being solved.
 pub struct ReverseGraph {
     parts: Vec<Part>,
+    /// Whether it is larger than the last-level cache (`beyond_cache`): then the
+    /// level passes ask for its lines ahead.
+    beyond_cache: bool,
 }
 
 struct Part {
@@ -139,11 +142,9 @@ impl ReverseGraph {
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    match (&e.kids, warm) {
-                        (Kids::Codes(k), false) => count_owned::<_, false>(share, k),
-                        (Kids::Codes(k), true) => count_owned::<_, true>(share, k),
-                        (Kids::Positions(k), false) => count_owned::<_, false>(share, k),
-                        (Kids::Positions(k), true) => count_owned::<_, true>(share, k),
+                    match &e.kids {
+                        Kids::Codes(k) => count_owned(share, k, warm),
+                        Kids::Positions(k) => count_owned(share, k, warm),
                     }
                 }
                 Ok(())
@@ -182,11 +183,9 @@ impl ReverseGraph {
         if keep {
             by_owner(&parts, |share| {
                 for e in &kept {
-                    let filled = match (&e.kids, warm) {
-                        (Kids::Codes(k), false) => fill_owned::<_, false>(share, e, k),
-                        (Kids::Codes(k), true) => fill_owned::<_, true>(share, e, k),
-                        (Kids::Positions(k), false) => fill_owned::<_, false>(share, e, k),
-                        (Kids::Positions(k), true) => fill_owned::<_, true>(share, e, k),
+                    let filled = match &e.kids {
+                        Kids::Codes(k) => fill_owned(share, e, k, warm),
+                        Kids::Positions(k) => fill_owned(share, e, k, warm),
                     };
                     filled.map_err(|p| unstable(game, tier, p as u64))?;
                 }
@@ -220,7 +219,12 @@ impl ReverseGraph {
                 return Err(unstable(game, tier, 0));
             }
         }
-        Ok(ReverseGraph { parts })
+        let mut graph = ReverseGraph {
+            parts,
+            beyond_cache: false,
+        };
+        graph.beyond_cache = beyond_cache(graph.bytes());
+        Ok(graph)
     }
 
     /// The parents (indices in the solved tier) of position `c` of `child_tier`.
@@ -242,6 +246,11 @@ impl ReverseGraph {
     /// Edges (moves) held.
     pub fn edges(&self) -> u64 {
         self.parts.iter().map(|p| p.parents.len() as u64).sum()
+    }
+
+    /// Whether it is larger than the last-level cache.
+    pub fn beyond_cache(&self) -> bool {
+        self.beyond_cache
     }
 
     /// Bytes held.
@@ -347,55 +356,7 @@ impl Share<'_> {
         let (lo, len) = self.bounds[k];
         (position.wrapping_sub(lo) < len).then(|| &self.parts[k].offsets[position as usize])
     }
-}
 
-/// Moves ahead whose offsets the count and fill passes ask for (and, half as far,
-/// the fill's parent slots): the offsets and the graph are larger than the caches,
-/// so each is a miss, and asked for ahead the misses overlap.
-const AHEAD: usize = 16;
-
-/// The count pass over one chunk's kept moves: each owned child's offset goes up by
-/// one a move (`WARM`: asking for offsets ahead).
-fn count_owned<K: Code, const WARM: bool>(share: &Share<'_>, kids: &[K]) {
-    for (j, &k) in kids.iter().enumerate() {
-        if WARM {
-            share.warm_offset(kids.get(j + AHEAD));
-        }
-        if let Some(o) = share.mine(k.code()) {
-            o.store(o.load(Relaxed).wrapping_add(1), Relaxed);
-        }
-    }
-}
-
-/// The fill pass over one chunk's kept moves (`e`, its children `kids`): each owned
-/// child's offset goes down by one and the parent is written there. An offset already
-/// at its run's start (a module whose children changed between the passes) is
-/// returned as the parent that found it (`WARM`: asking for offsets and slots ahead).
-fn fill_owned<K: Code, const WARM: bool>(
-    share: &Share<'_>,
-    e: &Expanded,
-    kids: &[K],
-) -> Result<(), u32> {
-    let mut j = 0usize;
-    for (&p, &m) in e.parents.iter().zip(&e.counts) {
-        for &k in &kids[j..j + m as usize] {
-            if WARM {
-                share.warm_offset(kids.get(j + AHEAD));
-                share.warm_slot(kids.get(j + AHEAD / 2));
-            }
-            j += 1;
-            let code = k.code();
-            let Some(o) = share.mine(code) else { continue };
-            let slot = o.load(Relaxed).checked_sub(1).ok_or(p)?;
-            o.store(slot, Relaxed);
-            let part = &share.parts[(code >> PART_SHIFT) as usize];
-            part.parents[slot as usize].store(p, Relaxed);
-        }
-    }
-    Ok(())
-}
-
-impl Share<'_> {
     /// Asks for the offset of a move ahead, when this run owns it.
     #[inline(always)]
     fn warm_offset<K: Code>(&self, ahead: Option<&K>) {
@@ -409,18 +370,56 @@ impl Share<'_> {
     /// changes before then costs nothing but the hint).
     #[inline(always)]
     fn warm_slot<K: Code>(&self, ahead: Option<&K>) {
-        let Some(code) = ahead.map(|k| k.code()) else {
-            return;
-        };
-        if let Some(o) = self.mine(code) {
-            let part = &self.parts[(code >> PART_SHIFT) as usize];
-            if let Some(slot) = (o.load(Relaxed) as usize).checked_sub(1) {
-                if let Some(cell) = part.parents.get(slot) {
-                    prefetch(cell);
-                }
-            }
+        let cell = ahead.map(|k| k.code()).and_then(|code| {
+            let slot = (self.mine(code)?.load(Relaxed) as usize).checked_sub(1)?;
+            self.parts[(code >> PART_SHIFT) as usize].parents.get(slot)
+        });
+        if let Some(cell) = cell {
+            prefetch(cell);
         }
     }
+}
+
+/// Moves ahead whose offsets the count and fill passes ask for (and, half as far,
+/// the fill's parent slots): the offsets and the graph are larger than the caches,
+/// so each is a miss, and asked for ahead the misses overlap.
+const AHEAD: usize = 16;
+
+/// The count pass over one chunk's kept moves: each owned child's offset goes up by
+/// one a move (`warm`: asking for offsets ahead).
+fn count_owned<K: Code>(share: &Share<'_>, kids: &[K], warm: bool) {
+    for (j, &k) in kids.iter().enumerate() {
+        if warm {
+            share.warm_offset(kids.get(j + AHEAD));
+        }
+        if let Some(o) = share.mine(k.code()) {
+            o.store(o.load(Relaxed).wrapping_add(1), Relaxed);
+        }
+    }
+}
+
+/// The fill pass over one chunk's kept moves (`e`, its children `kids`): each owned
+/// child's offset goes down by one and the parent is written there. An offset already
+/// at its run's start (a module whose children changed between the passes) is
+/// returned as the parent that found it (`warm`: asking for offsets and slots ahead).
+fn fill_owned<K: Code>(share: &Share<'_>, e: &Expanded, kids: &[K], warm: bool) -> Result<(), u32> {
+    let mut j = 0usize;
+    for (&p, &m) in e.parents.iter().zip(&e.counts) {
+        for &k in &kids[j..j + m as usize] {
+            if warm {
+                share.warm_offset(kids.get(j + AHEAD));
+                share.warm_slot(kids.get(j + AHEAD / 2));
+            }
+            j += 1;
+            let code = k.code();
+            let Some(o) = share.mine(code) else { continue };
+            let slot = o.load(Relaxed).checked_sub(1).ok_or(p)?;
+            o.store(slot, Relaxed);
+            let part = &share.parts[(code >> PART_SHIFT) as usize];
+            part.parents[slot as usize].store(p, Relaxed);
+        }
+    }
+    Ok(())
 }
 
 /// Receives a chunk's expanded positions, their children one after the other, and
@@ -569,7 +568,7 @@ pub fn for_each_parents_warmed(
             // module's answers; in a graph larger than the cache, the offsets asked
             // for, then the runs, then the parents given to `warm`, so each stage's
             // misses overlap.
-            let beyond = beyond_cache(g.bytes());
+            let beyond = g.beyond_cache();
             if beyond {
                 for &c in chunk {
                     part.warm_offsets(c);
