@@ -73,7 +73,7 @@ impl SolveProgress for Lines {
 }
 
 /// A finished tier's figures in words: its way, CPU (of its group where it shared
-/// one) and peak against the plan's.
+/// one), the process's peak so far and the plan's peak for the tier.
 fn figures(m: &Measured) -> String {
     let group = match m.group_tiers {
         1 => String::new(),
@@ -83,7 +83,7 @@ fn figures(m: &Measured) -> String {
         .peak_bytes
         .map_or("not told by the system".to_string(), bytes);
     format!(
-        "{}, CPU {}{group}, peak {peak} (planned {})",
+        "{}, CPU {}{group}, peak so far {peak} (planned {})",
         m.mode,
         seconds(Duration::from_secs_f64(m.cpu_seconds)),
         bytes(m.estimated_bytes)

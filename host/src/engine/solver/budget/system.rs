@@ -23,13 +23,6 @@ pub fn peak_rss() -> Option<u64> {
     Some(proc_kib("/proc/self/status", "VmHWM")? * 1024)
 }
 
-/// Starts the resident high-water mark (`VmHWM`) again from the resident set of now
-/// (`/proc/self/clear_refs`, Linux 4.0 and later), so that the next `peak_rss` is the
-/// peak of what ran in between; false where the system does not allow it.
-pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
 /// Memory this process may still use, in bytes, and where the figure comes from:
 /// `MemAvailable` of /proc/meminfo, lowered by a cgroup's limit when one is set.
 pub fn available() -> Option<(u64, String)> {

@@ -81,12 +81,9 @@ pub fn solve(
     let mut cache = ChildCache::new(db, &graph, Waiting::new(&graph, &is_todo, BIG_TIER));
     let mut measured = Vec::new();
     let cpu_at_start = process_cpu();
-    // The run's peak, kept here: the system's high-water mark restarts at every group.
-    let mut run_peak = system::peak_rss();
     for group in Schedule::new(&graph, &is_todo, BIG_TIER).groups {
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
         let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
-        let restarted = system::reset_peak_rss();
         let watch = Stopwatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(
@@ -95,8 +92,7 @@ pub fn solve(
         })?;
         system::return_free_memory();
         let (cpu, wall) = watch.read();
-        let group_peak = system::peak_rss();
-        run_peak = run_peak.max(group_peak);
+        let peak = system::peak_rss();
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
             progress.measured(
                 n,
@@ -104,7 +100,7 @@ pub fn solve(
                     mode: m.name(),
                     cpu_seconds: cpu,
                     group_tiers: group.len(),
-                    peak_bytes: group_peak.filter(|_| restarted),
+                    peak_bytes: peak,
                     estimated_bytes: plan.peak_of(n.tier),
                 },
             );
@@ -112,7 +108,7 @@ pub fn solve(
                 name: n.name.clone(),
                 mode: m.name().to_string(),
                 estimated_bytes: plan.peak_of(n.tier),
-                measured_bytes: run_peak,
+                measured_bytes: peak,
                 wall_seconds: own_wall,
                 cpu_seconds: cpu,
                 group_tiers: group.len(),

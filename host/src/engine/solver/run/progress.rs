@@ -38,7 +38,10 @@ pub struct Measured<'a> {
     pub cpu_seconds: f64,
     /// The tiers solved side by side with it, itself included.
     pub group_tiers: usize,
-    /// The group's resident peak in bytes, where the system tells it.
+    /// The process's resident high-water mark once it was solved, in bytes, where the
+    /// system tells it: the peak of this tier's group or of one before it. (Restarting
+    /// the mark for each group would also lower what `time` and a parent's `wait4`
+    /// report for the whole process.)
     pub peak_bytes: Option<u64>,
     /// The planner's estimate of its peak, in bytes.
     pub estimated_bytes: u64,
