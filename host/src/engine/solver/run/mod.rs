@@ -35,7 +35,6 @@ use crate::engine::solver::base::SolveError;
 use crate::engine::solver::budget::{plan, system};
 use crate::engine::solver::input::meta_of;
 use crate::engine::solver::input::ChildTier;
-use crate::engine::solver::run::progress::Measured;
 use crate::engine::solver::schedule::{Schedule, Waiting, BIG_TIER};
 use crate::engine::solver::tier::recipe::SolveMode;
 use crate::engine::tier::{TierGraph, TierNode};
@@ -94,17 +93,7 @@ pub fn solve(
         let (cpu, wall) = watch.read();
         let peak = system::peak_rss();
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
-            progress.measured(
-                n,
-                &Measured {
-                    mode: m.name(),
-                    cpu_seconds: cpu,
-                    group_tiers: group.len(),
-                    peak_bytes: peak,
-                    estimated_bytes: plan.peak_of(n.tier),
-                },
-            );
-            measured.push(TierMemory {
+            let tier = TierMemory {
                 name: n.name.clone(),
                 mode: m.name().to_string(),
                 estimated_bytes: plan.peak_of(n.tier),
@@ -113,7 +102,9 @@ pub fn solve(
                 cpu_seconds: cpu,
                 group_tiers: group.len(),
                 group_wall_seconds: wall,
-            });
+            };
+            progress.measured(n, &tier.figures());
+            measured.push(tier);
         }
     }
     progress.finish();

@@ -3,6 +3,7 @@
 //! (`SolveReport`, `TierMemory`). Types and small helpers only; this file must not
 //! solve, plan or store anything.
 
+use super::progress::Measured;
 use crate::engine::db::TierMeta;
 use crate::engine::game::GameHandle;
 use crate::engine::record::Record;
@@ -132,6 +133,19 @@ pub struct TierMemory {
     /// Wall time of its group, in seconds.
     #[serde(default)]
     pub group_wall_seconds: f64,
+}
+
+impl TierMemory {
+    /// Its figures as a progress reporter is shown them (`SolveProgress::measured`).
+    pub fn figures(&self) -> Measured<'_> {
+        Measured {
+            mode: &self.mode,
+            cpu_seconds: self.cpu_seconds,
+            group_tiers: self.group_tiers,
+            peak_bytes: self.measured_bytes,
+            estimated_bytes: self.estimated_bytes,
+        }
+    }
 }
 
 fn one() -> usize {
