@@ -77,7 +77,9 @@ mod tests {
         }
         let (cpu, wall) = watch.read();
         assert!(wall >= 0.05, "{wall}");
-        // The loop spins on this thread: most of the wall time is CPU time.
-        assert!(cpu >= 0.025 && cpu <= wall + 0.05, "cpu {cpu}, wall {wall}");
+        // The loop spins on this thread, so at least half its wall time is CPU time. No
+        // upper bound: the clock is the whole process's, and the test harness runs other
+        // tests on other threads at the same time (CI saw 0.10 s of CPU in 0.05 s).
+        assert!(cpu >= 0.025, "cpu {cpu}, wall {wall}");
     }
 }
