@@ -422,8 +422,9 @@ fn a_silent_server_costs_one_deadline() {
             e.contains("deadline of 4 s") || e.contains("timed out"),
             "{e}"
         );
-        // One deadline (4 s) and the process's own start, never two (8 s).
-        assert!(took < Duration::from_millis(6500), "{took:?}: {e}");
+        // One deadline (4 s) and the process's own start, never two: two take at least
+        // 8 s, so that is the bound (a loaded machine may take seconds to start it).
+        assert!(took < Duration::from_secs(8), "{took:?}: {e}");
         assert!(took >= Duration::from_secs(4), "{took:?}: {e}");
     }
 }
