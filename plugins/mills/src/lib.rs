@@ -478,15 +478,16 @@ impl Game for Mills {
     }
 
     /// The scan's question in one call: the value, and how many distinct canonical
-    /// children (the same numbering as `children`, but no list crosses the boundary to
-    /// be checked child by child, and the position is unranked once).
+    /// children `children` lists (no list crosses the boundary, the position is
+    /// unranked once, and most children are counted without being numbered:
+    /// `numbering::distinct_children`).
     fn scan_position(&self, p: TierPosition) -> Option<(Value, u32)> {
         let s = self.state(p);
         let v = self.primitive_state(&s);
         if v != Value::UNDECIDED {
             return Some((v, 0));
         }
-        Some((v, self.with_children(&s, |keys| keys.len() as u32)))
+        Some((v, numbering::distinct_children(self, &s)))
     }
 
     fn parents(&self, p: TierPosition, tier: Tier, parents: &mut List<'_, TierPosition>) -> bool {

@@ -62,6 +62,36 @@ impl<'a> Numbering<'a> {
     }
 }
 
+/// How many distinct canonical children state `s` has: the count the solver's scan
+/// asks for, without numbering most of them. A move that removes nothing leaves the
+/// other side's set `S` as it is, and two different such moves give different boards;
+/// two of those children are one class only through a symmetry that fixes `S`. Where
+/// only the identity fixes `S` (most sets), each is its own class and is counted, not
+/// numbered. Children with a removal lie in another tier, and are numbered and their
+/// duplicates dropped, as every child is where `S` has symmetries of its own.
+pub(crate) fn distinct_children(game: &Mills, s: &State) -> u32 {
+    let (rules, geo) = (&game.rules, &game.rules.geo);
+    let kept = s.bits[1 - s.turn];
+    let fixed_by = (0..geo.symmetries())
+        .filter(|&g| geo.map(g, kept) == kept)
+        .count();
+    if fixed_by > 1 {
+        return game.with_children(s, |keys| keys.len() as u32);
+    }
+    let mut plain = 0;
+    let removals = Key::collect(
+        |keys| {
+            let mut numbering = Numbering::new(game);
+            rules.for_each_move(s, |m| match m.remove {
+                None => plain += 1,
+                Some(_) => keys.push(Key::of(numbering.canonical(&rules.apply(s, m)))),
+            });
+        },
+        |keys| keys.len() as u32,
+    );
+    plain + removals
+}
+
 thread_local! {
     /// One position's children (or parents) as keys, kept for the next position: the
     /// scan asks for millions, and a list allocated for each showed in its profile.
@@ -112,6 +142,48 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The count equals the numbered children's, on a spread of every tier of each
+    /// variant: boards whose kept set has symmetries of its own, and moves that remove,
+    /// are among those checked.
+    #[test]
+    fn distinct_children_counts_as_numbering_them_does() {
+        for (variant, step) in [
+            ("5mm", 3),
+            ("6mm", 101),
+            ("7mm", 1009),
+            ("9mm", 100_003),
+            ("lasker", 400_009),
+            ("morabaraba", 400_009),
+        ] {
+            let g = Mills::new_for_tests(variant);
+            let (mut symmetric, mut removing, mut checked) = (0, 0, 0);
+            for t in g.tier_list() {
+                let info = g.info(t);
+                for i in (0..info.prefix()).step_by(step) {
+                    let s = g.state(TierPosition::new(t, i));
+                    if g.rules.terminal(s.counts).is_some() || !g.rules.has_move(&s) {
+                        continue;
+                    }
+                    let want = g.with_children(&s, |keys| keys.len() as u32);
+                    assert_eq!(distinct_children(&g, &s), want, "{variant} {t:?} {i}");
+                    let geo = &g.rules.geo;
+                    let kept = s.bits[1 - s.turn];
+                    if (1..geo.symmetries()).any(|k| geo.map(k, kept) == kept) {
+                        symmetric += 1;
+                    }
+                    let mut removes = false;
+                    g.rules.for_each_move(&s, |m| removes |= m.remove.is_some());
+                    removing += removes as u32;
+                    checked += 1;
+                }
+            }
+            assert!(
+                symmetric > 1000 && removing > 10_000 && checked > 40_000,
+                "{variant}: {symmetric} symmetric, {removing} removing, {checked}"
+            );
+        }
+    }
 
     #[test]
     fn keys_round_trip_and_sort_as_positions_do() {
