@@ -102,8 +102,9 @@ pub struct Geometry {
     pub all: u32,
     /// Each symmetry as a permutation: point `i` goes to `perms[s][i]`.
     pub perms: Vec<Vec<usize>>,
-    /// Each symmetry as byte tables over masks.
-    tables: Vec<[[u32; 256]; 4]>,
+    /// Each symmetry as byte tables over masks: three bytes cover every board's points
+    /// (at most `masks::MAX_POINTS`, 24), so a mask maps in three loads.
+    tables: Vec<[[u32; 256]; 3]>,
 }
 
 impl Geometry {
@@ -126,6 +127,10 @@ impl Geometry {
             })
             .collect();
         let n = coords.len();
+        assert!(
+            n <= crate::masks::MAX_POINTS,
+            "masks and symmetry tables hold 24 points"
+        );
         let mut lines = Vec::new();
         let mut adjacent = vec![0u32; n];
         for p in &paths {
@@ -186,7 +191,7 @@ impl Geometry {
         let tables = perms
             .iter()
             .map(|perm| {
-                let mut t = [[0u32; 256]; 4];
+                let mut t = [[0u32; 256]; 3];
                 for (k, table) in t.iter_mut().enumerate() {
                     for (byte, out) in table.iter_mut().enumerate() {
                         for bit in 0..8 {
@@ -237,14 +242,12 @@ impl Geometry {
         self.perms.len()
     }
 
-    /// The image of mask `m` under symmetry `s`.
+    /// The image of mask `m` (of this board's points) under symmetry `s`.
     #[inline]
     pub fn map(&self, s: usize, m: u32) -> u32 {
+        debug_assert!(m & !self.all == 0);
         let t = &self.tables[s];
-        t[0][(m & 0xff) as usize]
-            | t[1][(m >> 8 & 0xff) as usize]
-            | t[2][(m >> 16 & 0xff) as usize]
-            | t[3][(m >> 24) as usize]
+        t[0][(m & 0xff) as usize] | t[1][(m >> 8 & 0xff) as usize] | t[2][(m >> 16) as usize]
     }
 
     /// The mask of the points of `pattern` that lie in a mill of `pattern`.
@@ -279,6 +282,10 @@ mod tests {
             assert_eq!(g.n, n);
             assert_eq!(g.lines.len(), mills, "{kind:?}");
             assert_eq!(g.symmetries(), syms, "{kind:?}");
+            assert!(
+                (0..n).all(|i| g.perms[0][i] == i),
+                "{kind:?}: 0 is the identity"
+            );
             let e: u32 = g.adjacent.iter().map(|a| a.count_ones()).sum();
             assert_eq!(e, 2 * edges, "{kind:?}");
             let mut lines = g.lines.clone();

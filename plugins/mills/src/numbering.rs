@@ -64,32 +64,48 @@ impl<'a> Numbering<'a> {
 
 /// How many distinct canonical children state `s` has: the count the solver's scan
 /// asks for, without numbering most of them. A move that removes nothing leaves the
-/// other side's set `S` as it is, and two different such moves give different boards;
-/// two of those children are one class only through a symmetry that fixes `S`. Where
-/// only the identity fixes `S` (most sets), each is its own class and is counted, not
-/// numbered. Children with a removal lie in another tier, and are numbered and their
-/// duplicates dropped, as every child is where `S` has symmetries of its own.
+/// other side's set `S` as it is, and two different such moves give different boards:
+/// two of those children are one class exactly when a symmetry fixing `S` takes the
+/// mover's set of one to the other's. Where only the identity fixes `S` (most sets),
+/// each is its own class and is counted; otherwise each is known by the smallest image
+/// of the mover's set under the symmetries fixing `S`, a plain mask, and those are
+/// deduplicated. Children with a removal lie in another tier, and are numbered and
+/// their duplicates dropped as `children` does; their keys carry their tier's counts
+/// (never all zero) above bit 48, so they never meet a mask.
 pub(crate) fn distinct_children(game: &Mills, s: &State) -> u32 {
     let (rules, geo) = (&game.rules, &game.rules.geo);
-    let kept = s.bits[1 - s.turn];
-    let fixed_by = (0..geo.symmetries())
+    let (me, kept) = (s.turn, s.bits[1 - s.turn]);
+    // The symmetries other than the identity (symmetry 0, `board`'s tests) fixing S.
+    let fixing = (1..geo.symmetries())
         .filter(|&g| geo.map(g, kept) == kept)
-        .count();
-    if fixed_by > 1 {
-        return game.with_children(s, |keys| keys.len() as u32);
-    }
+        .fold(0u32, |set, g| set | 1 << g);
     let mut plain = 0;
-    let removals = Key::collect(
+    let others = Key::collect(
         |keys| {
             let mut numbering = Numbering::new(game);
             rules.for_each_move(s, |m| match m.remove {
-                None => plain += 1,
-                Some(_) => keys.push(Key::of(numbering.canonical(&rules.apply(s, m)))),
+                None if fixing == 0 => plain += 1,
+                None => {
+                    let moved = rules.apply(s, m).bits[me];
+                    let mut smallest = moved;
+                    let mut rest = fixing;
+                    while rest != 0 {
+                        let g = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        smallest = smallest.min(geo.map(g, moved));
+                    }
+                    keys.push(smallest as u64);
+                }
+                Some(_) => {
+                    let key = Key::of(numbering.canonical(&rules.apply(s, m)));
+                    debug_assert!(key >> Key::POSITION_BITS != 0);
+                    keys.push(key);
+                }
             });
         },
         |keys| keys.len() as u32,
     );
-    plain + removals
+    plain + others
 }
 
 thread_local! {
