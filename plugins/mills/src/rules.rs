@@ -423,22 +423,27 @@ impl Rules {
             return;
         }
         // Every undo move below leads to tier `parent` with `last` to move, so that is
-        // asked once here; only the move's legality is left to each.
+        // asked once here.
         if !self.can_be_parent(parent, last) {
             return;
         }
-        let mut try_move = |m: MoveParts| {
-            let p = self.unapply(s, m);
-            debug_assert!(p.counts == parent && p.turn == last);
-            if self.is_legal_move(&p, m) {
-                f(m);
-            }
-        };
-        // A removal needs the moved piece in a mill now; a slide comes from a neighbour
-        // unless the mover could fly (checked again in full by `is_legal_move`).
+        // What remains of the forward move's legality is settled here for all the undo
+        // moves at once, not move by move (`is_legal_move`, which the tests hold this
+        // to): the parent's hand allows a slide (a placement's hand holds the piece);
+        // the moved piece's point is blank in the parent and its source a neighbour,
+        // or any blank point when the mover flies; after the move the mover's pieces
+        // are `s`'s, so whether it closes a mill depends on its point alone; without a
+        // removal it must not close one (unless `me` had no piece to remove); with one,
+        // the piece put back must be one the mill could take.
+        if slid && !(self.lasker || parent.hand[last] == 0) {
+            return;
+        }
+        let (own, theirs) = (s.bits[last], s.bits[me]);
+        let mut takeable = None;
         let fly = self.flies(parent, last);
-        for dest in bits(s.bits[last]) {
-            if removed && !self.geo.in_mill_at(s.bits[last], dest) {
+        for dest in bits(own) {
+            let closes = self.geo.in_mill_at(own, dest);
+            if closes != removed && (removed || theirs != 0) {
                 continue;
             }
             // Where the piece on `dest` came from: the hand, or a point of `from`.
@@ -452,16 +457,21 @@ impl Rules {
             let hand = placed.then_some(None);
             for src in hand.into_iter().chain(bits(from).map(Some)) {
                 if removed {
-                    let spots = blanks & !src.map_or(0, |x| 1 << x);
-                    for r in bits(spots) {
-                        try_move(MoveParts {
+                    // The blank points whose piece a mill could take were it back.
+                    let takeable = *takeable.get_or_insert_with(|| {
+                        bits(blanks)
+                            .filter(|&r| self.removable(theirs | 1 << r) >> r & 1 == 1)
+                            .fold(0u32, |m, r| m | 1 << r)
+                    });
+                    for r in bits(takeable & !src.map_or(0, |x| 1 << x)) {
+                        f(MoveParts {
                             src,
                             dest,
                             remove: Some(r),
                         });
                     }
                 } else {
-                    try_move(MoveParts {
+                    f(MoveParts {
                         src,
                         dest,
                         remove: None,
@@ -483,4 +493,92 @@ pub fn bits(mut m: u32) -> impl Iterator<Item = usize> {
             Some(i)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Mills;
+    use gamesman_plugin_api::TierPosition;
+
+    /// The undo moves as they were found before: every candidate taken back, and kept
+    /// when the forward move is legal from the parent it gives.
+    fn undo_by_checks(r: &Rules, s: &State, parent: Counts) -> Vec<MoveParts> {
+        let (me, last, c) = (s.turn, 1 - s.turn, s.counts);
+        let blanks = r.blanks(s);
+        let placed = parent.hand[last] == c.hand[last] + 1
+            && parent.board[last] + 1 == c.board[last]
+            && parent.hand[me] == c.hand[me];
+        let slid = parent.hand == c.hand && parent.board[last] == c.board[last];
+        let removed = match parent.board[me].checked_sub(c.board[me]) {
+            Some(1) => true,
+            Some(0) => false,
+            _ => return Vec::new(),
+        };
+        if !(placed || slid) || !r.can_be_parent(parent, last) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for dest in bits(s.bits[last]) {
+            let sources: Vec<Option<usize>> = if placed {
+                vec![None]
+            } else {
+                bits(blanks).map(Some).collect()
+            };
+            for src in sources {
+                let removals: Vec<Option<usize>> = if removed {
+                    bits(blanks & !src.map_or(0, |x| 1 << x))
+                        .map(Some)
+                        .collect()
+                } else {
+                    vec![None]
+                };
+                for remove in removals {
+                    let m = MoveParts { src, dest, remove };
+                    if r.is_legal_move(&r.unapply(s, m), m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The undo moves equal the checked candidates' on a spread of every tier of each
+    /// variant, towards every tier of the variant, and each leads back by its move.
+    #[test]
+    fn undo_moves_are_the_legal_ones_taken_back() {
+        for (variant, step) in [
+            ("5mm", 13),
+            ("6mm", 499),
+            ("7mm", 5003),
+            ("9mm", 1_000_003),
+            ("lasker", 4_000_037),
+            ("morabaraba", 2_000_003),
+        ] {
+            let g = Mills::new_for_tests(variant);
+            let tiers: Vec<Counts> = g.tier_list().iter().map(|&t| g.info(t).counts).collect();
+            let (mut moves, mut removals) = (0, 0);
+            for t in g.tier_list() {
+                let info = g.info(t);
+                for i in (0..info.prefix()).step_by(step) {
+                    let s = g.state(TierPosition::new(t, i));
+                    for &parent in &tiers {
+                        let mut got = Vec::new();
+                        g.rules.for_each_undo(&s, parent, |m| got.push(m));
+                        assert_eq!(got, undo_by_checks(&g.rules, &s, parent), "{variant} {s:?}");
+                        for m in got {
+                            assert_eq!(g.rules.apply(&g.rules.unapply(&s, m), m), s);
+                            moves += 1;
+                            removals += m.remove.is_some() as u32;
+                        }
+                    }
+                }
+            }
+            assert!(
+                moves > 20_000 && removals > 5_000,
+                "{variant}: {moves} {removals}"
+            );
+        }
+    }
 }
