@@ -142,12 +142,25 @@ impl Key {
     /// `f` of the distinct keys `fill` pushes, sorted, in this thread's scratch list.
     #[inline]
     pub(crate) fn collect<R>(fill: impl FnOnce(&mut Vec<u64>), f: impl FnOnce(&[u64]) -> R) -> R {
+        Self::collect_known(false, fill, f)
+    }
+
+    /// `collect`, or with `distinct` (the caller knows `fill` pushes no key twice) the
+    /// keys as pushed, neither sorted nor deduplicated.
+    #[inline]
+    pub(crate) fn collect_known<R>(
+        distinct: bool,
+        fill: impl FnOnce(&mut Vec<u64>),
+        f: impl FnOnce(&[u64]) -> R,
+    ) -> R {
         KEYS.with(|cell| {
             let mut keys = cell.take();
             keys.clear();
             fill(&mut keys);
-            keys.sort_unstable();
-            keys.dedup();
+            if !distinct {
+                keys.sort_unstable();
+                keys.dedup();
+            }
             let answer = f(&keys);
             cell.set(keys);
             answer
@@ -158,6 +171,56 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamesman_plugin_api::{Game, List};
+
+    /// `parents` lists each parent class once (unsorted where the side to move's set has
+    /// no symmetry): the same set as every undo move's parent numbered, duplicates
+    /// dropped, on a spread of every tier of each variant towards each of its parents.
+    #[test]
+    fn parents_are_each_class_once() {
+        for (variant, step) in [
+            ("5mm", 11),
+            ("6mm", 401),
+            ("9mm", 400_009),
+            ("lasker", 2_000_003),
+        ] {
+            let g = Mills::new_for_tests(variant);
+            let mut buf = vec![TierPosition::default(); g.properties().max_undo_moves as usize];
+            let (mut unsorted, mut checked) = (0, 0);
+            for t in g.tier_list() {
+                let info = g.info(t);
+                let parents: Vec<Tier> = g
+                    .tier_list()
+                    .into_iter()
+                    .filter(|&q| g.info(q).children.contains(&t) || q == t)
+                    .collect();
+                for i in (0..info.prefix()).step_by(step) {
+                    let p = TierPosition::new(t, i);
+                    let s = g.state(p);
+                    for &q in &parents {
+                        let mut list = List::new(&mut buf);
+                        assert!(g.parents(p, q, &mut list));
+                        let got = list.as_slice().to_vec();
+                        let mut want: Vec<TierPosition> = Vec::new();
+                        g.rules.for_each_undo(&s, g.info(q).counts, |m| {
+                            want.push(g.canonical_of_state(&g.rules.unapply(&s, m)));
+                        });
+                        want.sort_unstable();
+                        want.dedup();
+                        let mut sorted = got.clone();
+                        sorted.sort_unstable();
+                        unsorted += (sorted != got) as u32;
+                        assert_eq!(sorted, want, "{variant} {p:?} towards {q:?}");
+                        checked += got.len();
+                    }
+                }
+            }
+            assert!(
+                unsorted > 100 && checked > 20_000,
+                "{variant}: {unsorted} {checked}"
+            );
+        }
+    }
 
     /// The count equals the numbered children's, on a spread of every tier of each
     /// variant: boards whose kept set has symmetries of its own, and moves that remove,
