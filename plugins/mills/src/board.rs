@@ -250,6 +250,15 @@ impl Geometry {
         t[0][(m & 0xff) as usize] | t[1][(m >> 8 & 0xff) as usize] | t[2][(m >> 16) as usize]
     }
 
+    /// The symmetries other than the identity (symmetry 0) that map mask `m` to itself,
+    /// bit `s` for symmetry `s`: none for most sets.
+    #[inline]
+    pub fn fixing(&self, m: u32) -> u32 {
+        (1..self.symmetries())
+            .filter(|&s| self.map(s, m) == m)
+            .fold(0, |set, s| set | 1 << s)
+    }
+
     /// The mask of the points of `pattern` that lie in a mill of `pattern`.
     #[inline]
     pub fn in_mills(&self, pattern: u32) -> u32 {

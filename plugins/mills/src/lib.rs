@@ -497,12 +497,10 @@ impl Game for Mills {
         let s = self.state(p);
         // Parents are listed once each, in no order. Without a piece put back, the side
         // to move keeps its set S, and different undo moves give different parents: two
-        // are one class only through a symmetry fixing S. Where only the identity
-        // (symmetry 0) fixes S, the list needs no sorting to drop duplicates.
-        let geo = &self.rules.geo;
-        let kept = s.bits[s.turn];
+        // are one class only through a symmetry fixing S. Where only the identity fixes
+        // S, the list needs no sorting to drop duplicates.
         let distinct = parent.counts.board[s.turn] == s.counts.board[s.turn]
-            && (1..geo.symmetries()).all(|g| geo.map(g, kept) != kept);
+            && self.rules.geo.fixing(s.bits[s.turn]) == 0;
         Key::collect_known(
             distinct,
             |keys| {

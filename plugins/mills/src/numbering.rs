@@ -75,10 +75,7 @@ impl<'a> Numbering<'a> {
 pub(crate) fn distinct_children(game: &Mills, s: &State) -> u32 {
     let (rules, geo) = (&game.rules, &game.rules.geo);
     let (me, kept) = (s.turn, s.bits[1 - s.turn]);
-    // The symmetries other than the identity (symmetry 0, `board`'s tests) fixing S.
-    let fixing = (1..geo.symmetries())
-        .filter(|&g| geo.map(g, kept) == kept)
-        .fold(0u32, |set, g| set | 1 << g);
+    let fixing = geo.fixing(kept);
     let mut plain = 0;
     let others = Key::collect(
         |keys| {
