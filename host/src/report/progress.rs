@@ -73,7 +73,7 @@ impl SolveProgress for Lines {
 }
 
 /// A finished tier's figures in words: its way, CPU (of its group where it shared
-/// one), the process's peak so far and the plan's peak for the tier.
+/// one), its group's own peak, the process's peak so far and the plan's peak for it.
 fn figures(m: &Measured) -> String {
     let group = match m.group_tiers {
         1 => String::new(),
@@ -82,8 +82,11 @@ fn figures(m: &Measured) -> String {
     let peak = m
         .peak_bytes
         .map_or("not told by the system".to_string(), bytes);
+    let own = m
+        .own_peak_bytes
+        .map_or("not told by the system".to_string(), bytes);
     format!(
-        "{}, CPU {}{group}, peak so far {peak} (planned {})",
+        "{}, CPU {}{group}, its own peak {own}, peak so far {peak} (planned {})",
         m.mode,
         seconds(Duration::from_secs_f64(m.cpu_seconds)),
         bytes(m.estimated_bytes)

@@ -1,9 +1,13 @@
 //! What the system says about memory: the machine's total and available memory and a
 //! cgroup's room (the budget's defaults), and the process's peak (the measured side of
-//! the report). One reader of `/proc` key lines (`proc_kib`). It must import nothing
-//! of the solver.
+//! the report), and the largest resident size of one stretch of it (`ResidentWatch`).
+//! One reader of `/proc` key lines (`proc_kib`). It must import nothing of the solver.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// The value in KiB of the line `key:` of a `/proc` file such as `/proc/meminfo` or
 /// `/proc/self/status` (`None` when the file or key is missing or unreadable).
@@ -169,6 +173,75 @@ pub fn resident() -> Option<u64> {
     Some(proc_kib("/proc/self/status", "VmRSS")? * 1024)
 }
 
+/// How often a `ResidentWatch` reads the resident size.
+pub const WATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// The largest resident size seen while it runs, read by its own thread every
+/// `WATCH_EVERY`: the peak of one stretch of a solve (a tier, a group of tiers). The
+/// process's high-water mark cannot give it once an earlier stretch went higher, and
+/// is never restarted (`time` and a parent's `wait4` read it). A rise and fall shorter
+/// than the interval can be missed: it is a lower bound of the stretch's peak.
+pub struct ResidentWatch {
+    max: Arc<AtomicU64>,
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    read: fn() -> Option<u64>,
+}
+
+impl ResidentWatch {
+    /// Starts watching this process's resident size (`resident`).
+    pub fn start() -> ResidentWatch {
+        ResidentWatch::with(resident, WATCH_EVERY)
+    }
+
+    /// Starts watching what `read` says, every `every`.
+    fn with(read: fn() -> Option<u64>, every: Duration) -> ResidentWatch {
+        let max = Arc::new(AtomicU64::new(read().unwrap_or(0)));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let seen = Arc::clone(&max);
+        // Without a thread (none can be started) the stretch's ends are still read.
+        let thread = std::thread::Builder::new()
+            .name("resident-watch".into())
+            .spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                    if let Some(now) = read() {
+                        seen.fetch_max(now, Ordering::Relaxed);
+                    }
+                }
+            })
+            .ok();
+        ResidentWatch {
+            max,
+            stop: Some(stop),
+            thread,
+            read,
+        }
+    }
+
+    /// Stops the watch: the largest size seen, in bytes (`None` when the system never
+    /// told it).
+    pub fn finish(mut self) -> Option<u64> {
+        self.halt();
+        if let Some(now) = (self.read)() {
+            self.max.fetch_max(now, Ordering::Relaxed);
+        }
+        Some(self.max.load(Ordering::Relaxed)).filter(|&m| m > 0)
+    }
+
+    fn halt(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for ResidentWatch {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
 /// Gives the C allocator's free memory back to the system (glibc's `malloc_trim`).
 /// Freed blocks below glibc's mmap threshold, which rises to 32 MiB once a large block
 /// has been freed, stay in its arenas (one per thread) and count as resident: called
@@ -198,6 +271,39 @@ mod tests {
         std::hint::black_box(&v);
         let b = peak_rss().unwrap();
         assert!(b >= a.max(256 << 20), "{a} {b}");
+    }
+
+    #[test]
+    fn a_watch_sees_a_stretchs_own_peak() {
+        // Scripted readings: the watch keeps the largest of those it read, and a later
+        // watch starts afresh where the high-water mark would not.
+        static READS: AtomicU64 = AtomicU64::new(0);
+        fn scripted() -> Option<u64> {
+            let n = READS.fetch_add(1, Ordering::Relaxed);
+            Some(if n < 5 { 100 + 50 * n } else { 10 })
+        }
+        let watch = ResidentWatch::with(scripted, Duration::from_millis(1));
+        while READS.load(Ordering::Relaxed) < 8 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(watch.finish(), Some(300));
+        let later = ResidentWatch::with(scripted, Duration::from_millis(1));
+        assert_eq!(later.finish(), Some(10));
+        fn silent() -> Option<u64> {
+            None
+        }
+        assert_eq!(ResidentWatch::with(silent, WATCH_EVERY).finish(), None);
+    }
+
+    #[test]
+    fn a_watch_sees_memory_held_for_a_while() {
+        let watch = ResidentWatch::start();
+        let v = vec![1u8; 256 << 20];
+        std::thread::sleep(3 * WATCH_EVERY);
+        std::hint::black_box(&v);
+        drop(v);
+        let seen = watch.finish().expect("Linux reports VmRSS");
+        assert!(seen >= 256 << 20, "{seen}");
     }
 
     #[test]

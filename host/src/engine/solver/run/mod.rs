@@ -84,6 +84,7 @@ pub fn solve(
         let mut modes: Vec<SolveMode> = group.iter().map(|n| plan.mode_of(n.tier)).collect();
         let rooms: Vec<u64> = group.iter().map(|n| plan.room_of(n.tier)).collect();
         let watch = Stopwatch::start();
+        let resident = system::ResidentWatch::start();
         let walls = leaner_on_oom(game, &mut modes, |modes| {
             solve_group(
                 game, db, &group, modes, &rooms, &mut cache, options, progress,
@@ -91,6 +92,8 @@ pub fn solve(
         })?;
         system::return_free_memory();
         let (cpu, wall) = watch.read();
+        // Read before the high-water mark, which is then at least as high.
+        let own_peak = resident.finish();
         let peak = system::peak_rss();
         for ((n, m), own_wall) in group.iter().zip(&modes).zip(walls) {
             let tier = TierMemory {
@@ -98,6 +101,7 @@ pub fn solve(
                 mode: m.name().to_string(),
                 estimated_bytes: plan.peak_of(n.tier),
                 measured_bytes: peak,
+                group_peak_bytes: own_peak,
                 wall_seconds: own_wall,
                 cpu_seconds: cpu,
                 group_tiers: group.len(),

@@ -117,6 +117,10 @@ pub struct TierMemory {
     /// The process's resident high-water mark once it was solved (since the solve
     /// started: the peak of this tier or of one before it), where the system tells it.
     pub measured_bytes: Option<u64>,
+    /// The largest resident size read while its group was solved (`ResidentWatch`):
+    /// its own peak, where `measured_bytes` may be an earlier tier's.
+    #[serde(default)]
+    pub group_peak_bytes: Option<u64>,
     /// Wall time of the tier's own solve, check and store, in seconds.
     #[serde(default)]
     pub wall_seconds: f64,
@@ -143,6 +147,7 @@ impl TierMemory {
             cpu_seconds: self.cpu_seconds,
             group_tiers: self.group_tiers,
             peak_bytes: self.measured_bytes,
+            own_peak_bytes: self.group_peak_bytes,
             estimated_bytes: self.estimated_bytes,
         }
     }

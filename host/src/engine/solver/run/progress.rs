@@ -43,6 +43,9 @@ pub struct Measured<'a> {
     /// the mark for each group would also lower what `time` and a parent's `wait4`
     /// report for the whole process.)
     pub peak_bytes: Option<u64>,
+    /// The largest resident size read while its group was solved, in bytes: its own
+    /// peak (a lower bound; `system::ResidentWatch`).
+    pub own_peak_bytes: Option<u64>,
     /// The planner's estimate of its peak, in bytes.
     pub estimated_bytes: u64,
 }

@@ -82,6 +82,7 @@ pub fn solve_and_store(
     plan.check(&memory)?;
     let mut mode = [plan.mode_of(node.tier)];
     let watch = Stopwatch::start();
+    let resident = system::ResidentWatch::start();
     let records = leaner_on_oom(game, &mut mode, |mode| {
         let kids = node
             .children
@@ -98,6 +99,7 @@ pub fn solve_and_store(
     // resident under the next one's peak.
     system::return_free_memory();
     let (cpu, wall) = watch.read();
+    let own_peak = resident.finish();
     Ok(SolvedTier {
         records,
         memory: TierMemory {
@@ -105,6 +107,7 @@ pub fn solve_and_store(
             mode: mode[0].name().to_string(),
             estimated_bytes: plan.peak_of(node.tier),
             measured_bytes: system::peak_rss(),
+            group_peak_bytes: own_peak,
             wall_seconds: wall,
             cpu_seconds: cpu,
             group_tiers: 1,
