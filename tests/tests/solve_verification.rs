@@ -240,3 +240,18 @@ fn the_correct_fixture_solves_and_a_bad_mode_is_refused() {
     assert!(!bad.status.success(), "{}", bad.describe());
     assert_contains(&bad.stderr, "'most' is not a verification mode");
 }
+
+#[test]
+fn a_child_in_an_undeclared_tier_fails_the_solve() {
+    // The module's adapter checks every child the solver is given: 2a's child lies in
+    // tier 0, which tier 2 does not declare. Tiers 0 and 1 are stored, tier 2 is not.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fixture = "broken_undeclared_tier";
+    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
+    assert_contains(&text, "game module 'broken_undeclared_tier' failed");
+    assert_contains(
+        &text,
+        "children at position 2:0 (2a) leads to tier 0, which tier_children(2) does not declare",
+    );
+    assert_eq!(stored_tiers(dir.path(), fixture), vec![0, 1]);
+}

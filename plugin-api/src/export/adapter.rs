@@ -264,6 +264,10 @@ impl<G: GameObject> Adapter<G> {
 
     /// Fails unless child `c` of `p` (reached by `m`, if known) lies in a declared tier
     /// and below that tier's size.
+    // Inlined, with the error built out of line: this runs for every child the solver
+    // sees, and a call with the error's set-up in its frame was 6 % of a nine men's
+    // morris placement tier's samples.
+    #[inline]
     pub(super) fn check_child(
         &self,
         p: TierPosition,
@@ -271,7 +275,25 @@ impl<G: GameObject> Adapter<G> {
         c: TierPosition,
         allowed: &[(Tier, u64)],
     ) -> Result<(), CallError> {
-        // Only built on the error paths: this runs for every child the solver sees.
+        if allowed
+            .iter()
+            .any(|&(t, size)| t == c.tier && c.position < size)
+        {
+            return Ok(());
+        }
+        Err(self.bad_child(p, m, c, allowed))
+    }
+
+    /// The error of a child `check_child` refuses.
+    #[cold]
+    #[inline(never)]
+    fn bad_child(
+        &self,
+        p: TierPosition,
+        m: Option<Move>,
+        c: TierPosition,
+        allowed: &[(Tier, u64)],
+    ) -> CallError {
         let how = || match m {
             Some(m) => format!(
                 "do_move at {} with move '{}'",
@@ -283,8 +305,7 @@ impl<G: GameObject> Adapter<G> {
             None => format!("children at {}", self.describe(p)),
         };
         match allowed.iter().find(|&&(t, _)| t == c.tier) {
-            Some(&(_, size)) if c.position < size => Ok(()),
-            Some(&(_, size)) => Err(err(
+            Some(&(_, size)) => err(
                 CallErrorKind::BAD_OUTPUT,
                 format!(
                     "{} returned index {} of tier {}, past its size {size}",
@@ -292,8 +313,8 @@ impl<G: GameObject> Adapter<G> {
                     c.position,
                     c.tier
                 ),
-            )),
-            None => Err(err(
+            ),
+            None => err(
                 CallErrorKind::BAD_OUTPUT,
                 format!(
                     "{} leads to tier {}, which tier_children({}) does not declare",
@@ -301,7 +322,7 @@ impl<G: GameObject> Adapter<G> {
                     c.tier,
                     p.tier
                 ),
-            )),
+            ),
         }
     }
 }
