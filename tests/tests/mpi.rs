@@ -394,6 +394,11 @@ fn killed_worker_names_its_tier_and_a_rerun_resumes() {
     let work = tempfile::tempdir().expect("temp dir");
     let db = db_arg(work.path());
     let mut job = mpirun();
+    // After one rank dies, the launcher sends the others SIGTERM, then SIGKILL after
+    // this many seconds (1 by default). The manager's signal thread prints the tiers
+    // held in between; on a loaded machine (this file's 16 tests at once, each with
+    // ranks that poll) one second was once not enough for it to run.
+    job.env("OMPI_MCA_odls_base_sigkill_timeout", "10");
     job.arg("-np").arg("3").arg(host_mpi()).args(args(&db));
     let mut child = job
         .stdin(Stdio::null())

@@ -299,7 +299,8 @@ mod tests {
     fn a_watch_sees_memory_held_for_a_while() {
         let watch = ResidentWatch::start();
         let v = vec![1u8; 256 << 20];
-        std::thread::sleep(3 * WATCH_EVERY);
+        // Long enough for the watch's thread to run on a loaded machine.
+        std::thread::sleep(10 * WATCH_EVERY);
         std::hint::black_box(&v);
         drop(v);
         let seen = watch.finish().expect("Linux reports VmRSS");
