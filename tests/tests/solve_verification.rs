@@ -58,6 +58,19 @@ fn assert_contains(text: &str, wanted: &str) {
     );
 }
 
+/// Solves `fixture`, which its module's adapter refuses mid-solve: the solve fails
+/// cleanly naming the module and saying each of `said`, with exactly the tiers
+/// `stored` kept.
+fn refused_by_the_adapter(fixture: &str, said: &[&str], stored: &[u64]) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
+    assert_contains(&text, &format!("game module '{fixture}' failed"));
+    for wanted in said {
+        assert_contains(&text, wanted);
+    }
+    assert_eq!(stored_tiers(dir.path(), fixture), stored);
+}
+
 /// What a fixture's failed solve must say.
 struct Expected<'a> {
     fixture: &'a str,
@@ -175,31 +188,25 @@ fn an_illegal_child_fails_the_solve() {
 #[test]
 fn a_symmetry_hook_that_leaves_its_tier_fails_the_solve() {
     // The adapter refuses the canonical form 2a of 3a before tier 3 is solved.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let fixture = "broken_symmetry_tier";
-    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
-    assert_contains(&text, "game module 'broken_symmetry_tier' failed");
-    assert_contains(
-        &text,
-        "canonical_position of position 3:0 (3a) returned 2:0",
+    refused_by_the_adapter(
+        "broken_symmetry_tier",
+        &[
+            "canonical_position of position 3:0 (3a) returned 2:0",
+            "outside tier 3 (size 2)",
+        ],
+        &[0, 1, 2],
     );
-    assert_contains(&text, "outside tier 3 (size 2)");
-    assert_eq!(stored_tiers(dir.path(), fixture), vec![0, 1, 2]);
 }
 
 #[test]
 fn fast_paths_declared_distinct_that_repeat_a_child_fail_the_solve() {
     // The scan counts 2a's children as the module gives them (three, one twice);
     // verification asks for them sorted, sees the repeat, and stores nothing for tier 2.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let fixture = "broken_fast_duplicates";
-    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
-    assert_contains(&text, "game module 'broken_fast_duplicates' failed");
-    assert_contains(
-        &text,
-        "children at position 2:0 (2a) gave 1:1 twice, but the module declares its fast paths free of duplicates",
+    refused_by_the_adapter(
+        "broken_fast_duplicates",
+        &["children at position 2:0 (2a) gave 1:1 twice, but the module declares its fast paths free of duplicates"],
+        &[0, 1],
     );
-    assert_eq!(stored_tiers(dir.path(), fixture), vec![0, 1]);
 }
 
 #[test]
@@ -245,13 +252,9 @@ fn the_correct_fixture_solves_and_a_bad_mode_is_refused() {
 fn a_child_in_an_undeclared_tier_fails_the_solve() {
     // The module's adapter checks every child the solver is given: 2a's child lies in
     // tier 0, which tier 2 does not declare. Tiers 0 and 1 are stored, tier 2 is not.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let fixture = "broken_undeclared_tier";
-    let text = solve(fixture, dir.path(), &[]).assert_clean_failure();
-    assert_contains(&text, "game module 'broken_undeclared_tier' failed");
-    assert_contains(
-        &text,
-        "children at position 2:0 (2a) leads to tier 0, which tier_children(2) does not declare",
+    refused_by_the_adapter(
+        "broken_undeclared_tier",
+        &["children at position 2:0 (2a) leads to tier 0, which tier_children(2) does not declare"],
+        &[0, 1],
     );
-    assert_eq!(stored_tiers(dir.path(), fixture), vec![0, 1]);
 }
